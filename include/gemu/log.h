@@ -1,0 +1,47 @@
+/*
+ * Logging, in the QEMU manner: messages are grouped by a mask, and only the
+ * groups the user enabled (-d unimp,guest_errors,...) are printed.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef GEMU_LOG_H
+#define GEMU_LOG_H
+
+#include "gemu/osdep.h"
+
+enum {
+    LOG_UNIMP        = 1 << 0,  /* guest used something gemu does not model */
+    LOG_GUEST_ERROR  = 1 << 1,  /* guest did something the hardware rejects */
+    LOG_TRACE_MMIO   = 1 << 2,  /* every register access */
+    LOG_TRACE_METHOD = 1 << 3,  /* every FIFO method */
+    LOG_TRACE_SHADER = 1 << 4,  /* every shader warp instruction */
+};
+
+extern int gemu_loglevel;
+
+/* Parse "unimp,guest_errors" and the like; false (with *err set) if bad. */
+bool gemu_log_parse_mask(const char *str, int *mask, char **err);
+/* A line describing the accepted names, for --help. */
+const char *gemu_log_mask_help(void);
+
+void gemu_log(const char *fmt, ...) GEMU_PRINTF(1, 2);
+/* Route log output somewhere else than stderr (NULL: back to stderr). */
+void gemu_log_set_file(FILE *f);
+
+#define gemu_log_mask(mask, ...) do {               \
+        if (unlikely(gemu_loglevel & (mask))) {     \
+            gemu_log(__VA_ARGS__);                  \
+        }                                           \
+    } while (0)
+
+/*
+ * Log once per (unit, key): for unimplemented registers and methods, which a
+ * guest may touch in a loop.  Returns true when the message was printed.
+ */
+bool gemu_log_once(int mask, const char *unit, uint64_t key,
+                   const char *fmt, ...) GEMU_PRINTF(4, 5);
+
+/* Fatal error from gemu itself (never for guest behaviour). */
+void gemu_error(const char *fmt, ...) GEMU_PRINTF(1, 2);
+
+#endif

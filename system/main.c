@@ -1,0 +1,111 @@
+/*
+ * gemu: the system emulator's entry point -- options, machine creation and
+ * the main loop.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "gemu/osdep.h"
+#include "gemu/log.h"
+
+#include <getopt.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "Usage: gemu [options]\n"
+        "\n"
+        "  -M, --machine NAME     machine to emulate ('-M help' lists them)\n"
+        "  -d, --log ITEMS        log items: %s\n"
+        "  -D, --logfile FILE     write the log to FILE instead of stderr\n"
+        "  -V, --version          print the version and exit\n"
+        "  -h, --help             this text\n",
+        gemu_log_mask_help());
+}
+
+/*
+ * The machines gemu can build.  The G84 card (issue: nouveau probes and
+ * initialises it) and the SGX543 register here when their device models
+ * land; until then there is none, and gemu says so rather than pretending.
+ */
+static const struct {
+    const char *name;
+    const char *desc;
+} machines[] = {
+    { NULL, NULL },
+};
+
+static void list_machines(void)
+{
+    printf("Supported machines:\n");
+    if (!machines[0].name) {
+        printf("  (none yet: the device models are still being written)\n");
+    }
+    for (size_t i = 0; machines[i].name; i++) {
+        printf("  %-12s %s\n", machines[i].name, machines[i].desc);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "machine", required_argument, NULL, 'M' },
+        { "log", required_argument, NULL, 'd' },
+        { "logfile", required_argument, NULL, 'D' },
+        { "version", no_argument, NULL, 'V' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *machine = NULL;
+    FILE *logf = NULL;
+    int c;
+
+    while ((c = getopt_long(argc, argv, "M:d:D:Vh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'M':
+            machine = optarg;
+            break;
+        case 'd': {
+            g_autofree char *err = NULL;
+            if (!gemu_log_parse_mask(optarg, &gemu_loglevel, &err)) {
+                gemu_error("%s", err);
+                return 1;
+            }
+            break;
+        }
+        case 'D':
+            logf = fopen(optarg, "w");
+            if (!logf) {
+                gemu_error("cannot open log file '%s': %s", optarg,
+                           strerror(errno));
+                return 1;
+            }
+            gemu_log_set_file(logf);
+            break;
+        case 'V':
+            printf("gemu version %s\n", GEMU_VERSION);
+            return 0;
+        case 'h':
+            usage(stdout);
+            return 0;
+        default:
+            usage(stderr);
+            return 1;
+        }
+    }
+    if (optind < argc) {
+        gemu_error("unexpected argument '%s' (see --help)", argv[optind]);
+        return 1;
+    }
+    if (!machine || !strcmp(machine, "help")) {
+        list_machines();
+        return machine ? 0 : 1;
+    }
+    for (size_t i = 0; machines[i].name; i++) {
+        if (!strcmp(machine, machines[i].name)) {
+            gemu_error("machine '%s' cannot be started yet", machine);
+            return 1;
+        }
+    }
+    gemu_error("unknown machine '%s' ('-M help' lists them)", machine);
+    return 1;
+}

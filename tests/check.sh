@@ -1,0 +1,53 @@
+#!/bin/sh
+# make check: run every test suite and print one closing line,
+# "check: N passed, N failed", over all of them.
+#   GEMU_BUILD  the build directory (set by make)
+#   tests/unit-tests      Check suites (tests/unit/)
+#   tests/tools/*.sh      command-line tests of the tools, one file each;
+#                         each prints "NAME: N passed, N failed" last
+set -u
+build=${GEMU_BUILD:-build}
+src=$(cd "$(dirname "$0")/.." && pwd)
+total_pass=0
+total_fail=0
+
+count() {
+    # last "X: N passed, N failed" line of a runner's output
+    line=$(grep -E '^[a-z0-9_-]+: [0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
+    if test -z "$line"; then
+        echo "check: $2 printed no summary line (counted as 1 failure)"
+        total_fail=$((total_fail + 1))
+        return
+    fi
+    p=$(echo "$line" | sed 's/^[^:]*: \([0-9]*\) passed.*/\1/')
+    f=$(echo "$line" | sed 's/.* \([0-9]*\) failed.*/\1/')
+    total_pass=$((total_pass + p))
+    total_fail=$((total_fail + f))
+}
+
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+GEMU_SRC="$src" "$build/tests/unit-tests" > "$out" 2>&1
+rc=$?
+cat "$out"
+count "$out" unit-tests
+if test $rc -ne 0 && ! grep -q ' [1-9][0-9]* failed' "$out"; then
+    echo "check: unit-tests exited $rc"
+    total_fail=$((total_fail + 1))
+fi
+
+for t in "$src"/tests/tools/*.sh; do
+    test -e "$t" || continue
+    GEMU_BUILD="$build" GEMU_SRC="$src" sh "$t" > "$out" 2>&1
+    rc=$?
+    cat "$out"
+    count "$out" "$(basename "$t")"
+    if test $rc -ne 0 && ! grep -q ' [1-9][0-9]* failed' "$out"; then
+        echo "check: $(basename "$t") exited $rc"
+        total_fail=$((total_fail + 1))
+    fi
+done
+
+echo "check: $total_pass passed, $total_fail failed"
+test "$total_fail" -eq 0

@@ -1,0 +1,12 @@
+/*
+ * gemu-dis (being written).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "gemu/osdep.h"
+
+int main(int argc, char **argv)
+{
+    fprintf(stderr, "gemu-dis: not built yet\n");
+    return 2;
+}

@@ -1,0 +1,12 @@
+/*
+ * gemu-shader (being written).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "gemu/osdep.h"
+
+int main(int argc, char **argv)
+{
+    fprintf(stderr, "gemu-shader: not built yet\n");
+    return 2;
+}
