@@ -211,6 +211,22 @@ typedef struct TeslaTex {
     int8_t offs[3];     /* texel offsets */
 } TeslaTex;
 
+/*
+ * Operand conventions (decoder and interpreter both rely on them):
+ * - Every operand is explicit, even where the encoding implies it (short
+ *   mad/sad "DST = SRC3" forms fill src[2] with the destination register;
+ *   short addc fills csrc = 0).
+ * - src[] are in the order envydis prints them: src[0] is SRC1, src[1] is
+ *   SRC2, src[2] is SRC3.
+ * - st / st unlock: dst is the memory operand, src[0] the value.
+ * - ld / atom: dst is the register, src[0] the memory operand; atom's value
+ *   is src[1] and cas's second value src[2]; red has no dst.
+ * - mov to $c: cdst is the $c written; mov from $c: csrc is the $c read.
+ * - control flow: the code address is src[0] (TOPND_TARGET), bar's index
+ *   is TeslaInsn.bar.
+ * - 16-bit halves are TOPND_HREG; immediates of b16 ops keep their 32 bits
+ *   as encoded (the interpreter truncates).
+ */
 typedef struct TeslaInsn {
     uint32_t addr;      /* byte address in the code space */
     uint32_t w[2];      /* the raw words */
