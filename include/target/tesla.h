@@ -74,4 +74,32 @@ typedef enum TeslaError {
 
 const char *tesla_error_name(TeslaError e);
 
+/*
+ * Disassembly in envydis syntax (target/tesla/dis.c).  @addr is the byte
+ * address of the instruction in @code (@nwords words from address 0).
+ * tesla_disasm appends the instruction text, with envydis' markers for
+ * what it cannot explain ("???", " [unknown: ...]", " [incomplete]",
+ * " [unknown instruction]", " [unknown operand]"), and returns the words
+ * it takes (1 or 2).  *clean (may be NULL) is set when there is no marker.
+ */
+int tesla_disasm(TeslaVariant v, TeslaProgType p, const uint32_t *code,
+                 size_t nwords, uint32_t addr, GString *out, bool *clean);
+/* One envydis listing line (no newline): address + @base, words, text. */
+int tesla_disasm_line(TeslaVariant v, TeslaProgType p, const uint32_t *code,
+                      size_t nwords, uint32_t addr, uint32_t base,
+                      GString *out);
+
+/*
+ * Assembly of envydis syntax (target/tesla/asm.c): one instruction per
+ * line, "label:" definitions, "//" and C block comments, branch targets
+ * as numbers or labels, an optional "long" prefix forcing the 8-byte form.
+ * Returns true and appends the words to @words (a GArray of uint32_t);
+ * false with *err (g_free it) naming the line ("line N: ...").
+ */
+bool tesla_assemble(TeslaVariant v, TeslaProgType p, const char *src,
+                    GArray *words, char **err);
+/* One instruction at byte address @addr: returns 1 or 2 words, 0 on error. */
+int tesla_assemble_insn(TeslaVariant v, TeslaProgType p, const char *line,
+                        uint32_t addr, uint32_t out[2], char **err);
+
 #endif

@@ -202,9 +202,36 @@ enum { TQOP_ADD = 0, TQOP_SUBR = 1, TQOP_SUB = 2, TQOP_MOV2 = 3 };
 #define TMOD_FTZ      (1u << 12)  /* flush denormals (f32 ops always do) */
 #define TMOD_VOTE_ALL (1u << 13)  /* vote all (else any) */
 #define TMOD_UNSIGNED_SRC1 (1u << 14)
+/* bar: inc and/or wait (both for "bar sync"); ALL: the whole block, else
+   src[0] is an IMM thread count (BARMASK field) */
+#define TMOD_BAR_INC  (1u << 15)
+#define TMOD_BAR_WAIT (1u << 16)
+#define TMOD_BAR_ALL  (1u << 17)
+#define TMOD_CALL_LIM (1u << 18)  /* call/preret/bra c[] "lim" */
+
+/*
+ * TeslaTex.kind (cuda/texture.rst).  Sources (src[0], a TOPND_VREG of
+ * tex.dims registers; texsize: one TOPND_REG) in order x, y, z, array
+ * index, dref, then bias/lod; which are present depends on the texture
+ * header, not on the instruction.
+ */
+enum {
+    TTEX_AUTO,          /* texauto: float coords, implicit lod */
+    TTEX_FETCH,         /* texfetch: integer texel coords and lod */
+    TTEX_BIAS,          /* texbias: last source is the lod bias */
+    TTEX_LOD,           /* texlod: last source is the lod */
+    TTEX_SIZE,          /* texsize: in integer lod; out w, h, d, levels */
+    TTEX_PREP,          /* texprep cube (GT215): cube coords to 2d array */
+    TTEX_QUERYLOD,      /* texquerylod (GT215): lod, fixed point 8.6 */
+    TTEX_CSAA,          /* texcsaa: float coords + CSAA mask */
+    TTEX_GATHER,        /* texgather (GT215): 2x2 footprint, one comp. */
+};
+/* TeslaTex.flags (live/all and deriv are TMOD_LIVE / TMOD_DERIV) */
+#define TTEXF_CUBE    (1u << 0)   /* cube coordinates (no texel offsets) */
+#define TTEXF_OFFS    (1u << 1)   /* the encoding has texel offsets offs[] */
 
 typedef struct TeslaTex {
-    uint8_t kind;       /* texauto, texfetch, texbias, texlod, texsize, ... */
+    uint8_t kind;       /* TTEX_*: texauto, texfetch, texbias, ... */
     uint8_t tex, samp;  /* $tN, $sN */
     uint8_t dims;       /* coordinate count */
     uint8_t flags;      /* array, shadow, offsets, cube ... */

@@ -1,12 +1,151 @@
 /*
- * gemu-as (being written).
+ * gemu-as: assemble shader code written in envydis syntax.
+ *
+ *   gemu-as [-m tesla] [-V VARIANT] [-O PROGTYPE] [-x] [-o OUT] FILE.s
+ *
+ * Output: raw little-endian words to OUT ("-": stdout); with -x, or
+ * without -o, hex words as gemu-dis reads them, one instruction a line.
  *
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "target/tesla.h"
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: gemu-as [-m tesla] [-V g80|g84|g200|mcp77|gt215]\n"
+            "               [-O vp|gp|fp|cp] [-x] [-o OUT] FILE.s\n"
+            "  -m ARCH     instruction set (tesla)\n"
+            "  -V VARIANT  ISA variant (default g84)\n"
+            "  -O TYPE     program type (default cp)\n"
+            "  -o OUT      write raw little-endian words to OUT (- = stdout)\n"
+            "  -x          write hex words instead (default without -o)\n");
+}
 
 int main(int argc, char **argv)
 {
-    fprintf(stderr, "gemu-as: not built yet\n");
-    return 2;
+    const char *arch = "tesla";
+    TeslaVariant var = TESLA_G84;
+    TeslaProgType prog = TESLA_PROG_CP;
+    const char *outname = NULL, *name;
+    bool hex = false;
+    g_autofree char *src = NULL;
+    g_autofree char *err = NULL;
+    g_autoptr(GError) gerr = NULL;
+    g_autoptr(GArray) words = g_array_new(false, false, sizeof(uint32_t));
+    int c;
+
+    while ((c = getopt(argc, argv, "m:V:O:o:xh")) != -1) {
+        switch (c) {
+        case 'm':
+            arch = optarg;
+            break;
+        case 'V':
+            if (!tesla_variant_parse(optarg, &var)) {
+                fprintf(stderr, "gemu-as: unknown variant \"%s\" "
+                        "(g80, g84, g200, mcp77, gt215)\n", optarg);
+                return 2;
+            }
+            break;
+        case 'O':
+            if (!tesla_prog_parse(optarg, &prog)) {
+                fprintf(stderr, "gemu-as: unknown program type \"%s\" "
+                        "(vp, gp, fp, cp)\n", optarg);
+                return 2;
+            }
+            break;
+        case 'o':
+            outname = optarg;
+            break;
+        case 'x':
+            hex = true;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        default:
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (strcmp(arch, "tesla")) {
+        fprintf(stderr, "gemu-as: unsupported architecture \"%s\" "
+                "(only tesla)\n", arch);
+        return 2;
+    }
+    if (optind + 1 != argc) {
+        usage(stderr);
+        return 2;
+    }
+    name = argv[optind];
+    if (!strcmp(name, "-")) {
+        GString *s = g_string_new(NULL);
+        char buf[4096];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0) {
+            g_string_append_len(s, buf, n);
+        }
+        src = g_string_free(s, false);
+        name = "<stdin>";
+    } else if (!g_file_get_contents(name, &src, NULL, &gerr)) {
+        fprintf(stderr, "gemu-as: %s\n", gerr->message);
+        return 2;
+    }
+
+    if (!tesla_assemble(var, prog, src, words, &err)) {
+        /* "line N: msg" -> "FILE:N: msg" */
+        int lineno;
+        int off = 0;
+        if (sscanf(err, "line %d: %n", &lineno, &off) == 1 && off) {
+            fprintf(stderr, "%s:%d: %s\n", name, lineno, err + off);
+        } else {
+            fprintf(stderr, "%s: %s\n", name, err);
+        }
+        return 1;
+    }
+
+    if (hex || !outname) {
+        FILE *f = stdout;
+        if (outname && strcmp(outname, "-")) {
+            f = fopen(outname, "w");
+            if (!f) {
+                fprintf(stderr, "gemu-as: %s: %s\n", outname,
+                        strerror(errno));
+                return 2;
+            }
+        }
+        const uint32_t *w = (const uint32_t *)words->data;
+        for (guint i = 0; i < words->len;) {
+            if ((w[i] & 1) && i + 1 < words->len) {
+                fprintf(f, "%08x %08x\n", w[i], w[i + 1]);
+                i += 2;
+            } else {
+                fprintf(f, "%08x\n", w[i]);
+                i++;
+            }
+        }
+        if (f != stdout && fclose(f)) {
+            fprintf(stderr, "gemu-as: %s: %s\n", outname, strerror(errno));
+            return 2;
+        }
+        return 0;
+    }
+
+    FILE *f = strcmp(outname, "-") ? fopen(outname, "wb") : stdout;
+    if (!f) {
+        fprintf(stderr, "gemu-as: %s: %s\n", outname, strerror(errno));
+        return 2;
+    }
+    for (guint i = 0; i < words->len; i++) {
+        uint32_t w = g_array_index(words, uint32_t, i);
+        uint8_t b[4] = { w, w >> 8, w >> 16, w >> 24 };
+        fwrite(b, 1, 4, f);
+    }
+    if ((f != stdout && fclose(f)) || (f == stdout && fflush(f))) {
+        fprintf(stderr, "gemu-as: %s: %s\n", outname, strerror(errno));
+        return 2;
+    }
+    return 0;
 }

@@ -1,12 +1,171 @@
 /*
- * gemu-dis (being written).
+ * gemu-dis: disassemble shader code in envydis syntax.
+ *
+ *   gemu-dis [-m tesla] [-V VARIANT] [-O PROGTYPE] [-b] [-a BASE] [FILE]
+ *
+ * Input: whitespace-separated 32-bit hex words (0x optional) or, with -b,
+ * raw little-endian binary; from FILE or stdin.
  *
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "target/tesla.h"
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: gemu-dis [-m tesla] [-V g80|g84|g200|mcp77|gt215]\n"
+            "                [-O vp|gp|fp|cp] [-b] [-a BASE] [FILE]\n"
+            "  -m ARCH     instruction set (tesla)\n"
+            "  -V VARIANT  ISA variant (default g84)\n"
+            "  -O TYPE     program type (default cp)\n"
+            "  -b          input is raw little-endian binary, not hex words\n"
+            "  -a BASE     address of the first word (hex, default 0)\n");
+}
+
+/* Parse hex words; false with a message on a bad token. */
+static bool parse_hex(const char *text, GArray *words, const char *name)
+{
+    const char *p = text;
+
+    for (;;) {
+        const char *start;
+        uint64_t v = 0;
+        int digits = 0;
+
+        while (*p && (g_ascii_isspace(*p) || *p == ',')) {
+            p++;
+        }
+        if (!*p) {
+            return true;
+        }
+        start = p;
+        if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+            p += 2;
+        }
+        while (g_ascii_isxdigit(*p)) {
+            v = v * 16 + g_ascii_xdigit_value(*p++);
+            digits++;
+        }
+        if (!digits || digits > 8 || (*p && !g_ascii_isspace(*p) &&
+                                      *p != ',')) {
+            int len = 0;
+            while (start[len] && !g_ascii_isspace(start[len]) && len < 40) {
+                len++;
+            }
+            fprintf(stderr, "gemu-dis: %s: not a 32-bit hex word: \"%.*s\"\n",
+                    name, len, start);
+            return false;
+        }
+        uint32_t w = v;
+        g_array_append_val(words, w);
+    }
+}
 
 int main(int argc, char **argv)
 {
-    fprintf(stderr, "gemu-dis: not built yet\n");
-    return 2;
+    const char *arch = "tesla";
+    TeslaVariant var = TESLA_G84;
+    TeslaProgType prog = TESLA_PROG_CP;
+    bool binary = false;
+    uint32_t base = 0;
+    g_autofree char *data = NULL;
+    gsize len = 0;
+    g_autoptr(GError) gerr = NULL;
+    g_autoptr(GArray) words = g_array_new(false, false, sizeof(uint32_t));
+    const char *name;
+    int c;
+
+    while ((c = getopt(argc, argv, "m:V:O:ba:h")) != -1) {
+        switch (c) {
+        case 'm':
+            arch = optarg;
+            break;
+        case 'V':
+            if (!tesla_variant_parse(optarg, &var)) {
+                fprintf(stderr, "gemu-dis: unknown variant \"%s\" "
+                        "(g80, g84, g200, mcp77, gt215)\n", optarg);
+                return 2;
+            }
+            break;
+        case 'O':
+            if (!tesla_prog_parse(optarg, &prog)) {
+                fprintf(stderr, "gemu-dis: unknown program type \"%s\" "
+                        "(vp, gp, fp, cp)\n", optarg);
+                return 2;
+            }
+            break;
+        case 'b':
+            binary = true;
+            break;
+        case 'a': {
+            char *end;
+            unsigned long v = strtoul(optarg, &end, 16);
+            if (!*optarg || *end || v > UINT32_MAX) {
+                fprintf(stderr, "gemu-dis: bad base address \"%s\"\n",
+                        optarg);
+                return 2;
+            }
+            base = v;
+            break;
+        }
+        case 'h':
+            usage(stdout);
+            return 0;
+        default:
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (strcmp(arch, "tesla")) {
+        fprintf(stderr, "gemu-dis: unsupported architecture \"%s\" "
+                "(only tesla)\n", arch);
+        return 2;
+    }
+    if (optind + 1 < argc) {
+        usage(stderr);
+        return 2;
+    }
+    if (optind < argc && strcmp(argv[optind], "-")) {
+        name = argv[optind];
+        if (!g_file_get_contents(name, &data, &len, &gerr)) {
+            fprintf(stderr, "gemu-dis: %s\n", gerr->message);
+            return 2;
+        }
+    } else {
+        GString *s = g_string_new(NULL);
+        char buf[4096];
+        size_t n;
+        name = "<stdin>";
+        while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0) {
+            g_string_append_len(s, buf, n);
+        }
+        len = s->len;
+        data = g_string_free(s, false);
+    }
+    if (binary) {
+        if (len % 4) {
+            fprintf(stderr, "gemu-dis: %s: %zu bytes is not a whole number "
+                    "of 32-bit words\n", name, (size_t)len);
+            return 2;
+        }
+        for (gsize i = 0; i < len; i += 4) {
+            const uint8_t *b = (const uint8_t *)data + i;
+            uint32_t w = b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+            g_array_append_val(words, w);
+        }
+    } else if (!parse_hex(data, words, name)) {
+        return 2;
+    }
+
+    g_autoptr(GString) line = g_string_new(NULL);
+    for (uint32_t addr = 0; addr / 4 < words->len;) {
+        g_string_truncate(line, 0);
+        int n = tesla_disasm_line(var, prog, (uint32_t *)words->data,
+                                  words->len, addr, base, line);
+        puts(line->str);
+        addr += n * 4;
+    }
+    return 0;
 }

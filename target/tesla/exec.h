@@ -1,0 +1,213 @@
+/*
+ * Tesla shader core runtime: run one program launch (a batch of 3D threads,
+ * or a compute grid) through the warp interpreter.
+ *
+ * The embedder (tools/gemu-shader, later hw/nv50/gr/) describes the program
+ * and its memory spaces in a TeslaEnv and the launch in a TeslaLaunch, then:
+ *
+ *     TeslaRun *run = tesla_run_new(&env, &launch);
+ *     TeslaRunStatus st = tesla_run_exec(run);
+ *     ... tesla_run_result(), tesla_run_reg(), tesla_run_out(), ...
+ *     tesla_run_free(run);
+ *
+ * Thread numbering (used by every per-thread input and result):
+ * - vertex/geometry/fragment: thread t is lane t % 32 of warp t / 32.
+ *   Fragment threads come in quads: threads 4q..4q+3 are UL UR LL LR.
+ * - compute: thread t = block * block_threads + tid, where
+ *     block_threads = block[0] * block[1] * block[2],
+ *     block = bx + by * grid[0] + bz * grid[0] * grid[1],
+ *     tid   = x + y * block[0] + z * block[0] * block[1];
+ *   warp w of a block holds tid 32w .. 32w + 31.  Blocks run one after
+ *   another (in block order); the warps of a block run together, so that
+ *   bar works.
+ *
+ * target/ knows nothing of hw/: memory that is not a flat host buffer is
+ * reached through TeslaEnv.mem_read/mem_write.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef TARGET_TESLA_EXEC_H
+#define TARGET_TESLA_EXEC_H
+
+#include "target/tesla.h"
+#include "target/tesla/insn.h"
+
+#define TESLA_WARP_SIZE     32
+#define TESLA_MAX_GPRS      128
+#define TESLA_NUM_CSPACES   16
+#define TESLA_NUM_GSPACES   16
+
+/*
+ * One memory space.  data != NULL: a flat host buffer of size bytes (the
+ * fast path).  data == NULL and size != 0: accesses go to env->mem_read /
+ * mem_write with addresses below size.  size == 0: the space is not bound.
+ * Out of range g[] (and s[] l[]) accesses trap with TESLA_ERR_MEMORY_FAULT;
+ * out of range c[] reads return 0 (UNVERIFIED: hardware behaviour).
+ */
+typedef struct TeslaMemSpace {
+    uint8_t *data;          /* little-endian bytes */
+    uint64_t size;
+} TeslaMemSpace;
+
+typedef struct TeslaWarp TeslaWarp;
+typedef struct TeslaRun TeslaRun;
+
+/*
+ * Per-instruction hook, called before each instruction a warp issues (with
+ * @insn already decoded).  Return false to pause: tesla_run_exec() then
+ * returns TESLA_RUN_PAUSED with the warp about to execute @insn, and a later
+ * tesla_run_exec() call resumes there.
+ */
+typedef bool (*TeslaTraceFn)(void *opaque, TeslaRun *run, TeslaWarp *warp,
+                             const TeslaInsn *insn);
+
+/*
+ * Texture request of one warp instruction (TOP_TEX): the embedder samples.
+ * coords[c][lane] are the source registers' values (insn->src[0] vector),
+ * out[c][lane] receive up to 4 result components.  Only lanes in @mask are
+ * to be computed.  Without a callback, results are 0 (logged as LOG_UNIMP).
+ */
+typedef void (*TeslaTexFn)(void *opaque, const TeslaInsn *insn,
+                           uint32_t mask, uint32_t coords[][TESLA_WARP_SIZE],
+                           unsigned ncoords,
+                           uint32_t out[4][TESLA_WARP_SIZE]);
+
+typedef struct TeslaEnv {
+    TeslaVariant variant;
+    TeslaProgType prog;
+
+    /* Code space: words at byte address 0. */
+    const uint32_t *code;
+    size_t code_words;
+
+    TeslaMemSpace c[TESLA_NUM_CSPACES];     /* read-only */
+    TeslaMemSpace g[TESLA_NUM_GSPACES];     /* linear */
+
+    /* Non-flat spaces (data == NULL); return false for a fault. */
+    bool (*mem_read)(void *opaque, TeslaSpace space, unsigned idx,
+                     uint32_t addr, void *buf, unsigned size);
+    bool (*mem_write)(void *opaque, TeslaSpace space, unsigned idx,
+                      uint32_t addr, const void *buf, unsigned size);
+    void *opaque;           /* for mem_*, tex and trace */
+
+    TeslaTexFn tex;
+    TeslaTraceFn trace;
+
+    unsigned gprs;          /* registers per thread; $rN for N >= gprs read
+                               0 and ignore writes (0..128) */
+    uint32_t local_bytes;   /* l[] per thread (<= 0x10000) */
+    uint32_t shared_bytes;  /* s[] per block (<= 0x10000) */
+
+    /* Instruction budget in warp-instructions; 0 = unlimited.  Exceeding
+       it ends the run with TESLA_ERR_TIMEOUT. */
+    uint64_t insn_budget;
+
+    /* $physid bits 16-23 (MP and TPC index); $clock start value. */
+    uint32_t mp_index, tpc_index;
+} TeslaEnv;
+
+typedef struct TeslaLaunch {
+    /* Vertex/geometry/fragment: thread count (fragment: multiple of 4). */
+    unsigned threads;
+
+    /* Per-thread input words, thread-major: in[t * in_words + i] is the
+       word at byte 4 * i.  a[] for vertex/geometry, v[] for fragment (the
+       value interp returns for that thread at that address). */
+    const uint32_t *in;
+    unsigned in_words;
+
+    /* Geometry: p[] (one per MP, shared by all threads). */
+    const uint32_t *p;
+    unsigned p_words;
+
+    /* o[] words per thread (vertex/geometry; 0 = none). */
+    unsigned out_words;
+
+    /* Fragment: optional per-thread "invisible" flags (helper pixels that
+       only fill a quad); NULL = all visible.  GT215 $sampleid value. */
+    const bool *invisible;
+    uint32_t sampleid;
+
+    /* Compute: block size and grid size (0 counts as 1). */
+    unsigned block[3];
+    unsigned grid[3];
+    /* Compute: user data copied to s[0x14..] of every block. */
+    const uint8_t *shared_init;
+    uint32_t shared_init_bytes;
+
+    /* Keep every thread's $r after the run (for tesla_run_reg); without
+       it tesla_run_reg returns 0. */
+    bool keep_regs;
+} TeslaLaunch;
+
+typedef enum TeslaRunStatus {
+    TESLA_RUN_DONE,         /* every thread reached exit */
+    TESLA_RUN_TRAP,         /* stopped on an error: see tesla_run_result */
+    TESLA_RUN_PAUSED,       /* the trace hook asked to stop */
+} TeslaRunStatus;
+
+typedef struct TeslaResult {
+    TeslaRunStatus status;
+    TeslaError error;       /* TESLA_ERR_NONE unless TRAP */
+    uint32_t pc;            /* code address of the faulting instruction */
+    unsigned warp;          /* warp index in its block (3D: in the launch) */
+    unsigned block;         /* compute: linear block index */
+    char msg[160];          /* human-readable detail */
+    uint64_t insns;         /* warp-instructions executed */
+} TeslaResult;
+
+/* One geometry emit: the o[] snapshot of @thread. */
+typedef struct TeslaEmitRec {
+    unsigned thread;
+    bool restart;           /* a restart preceded it (new primitive) */
+    uint32_t *out;          /* out_words words */
+} TeslaEmitRec;
+
+/*
+ * Create a launch.  @env and @launch are copied (the buffers they point to
+ * must live as long as the run).  Returns NULL with *errp set when the
+ * launch itself is malformed (zero threads, bad sizes, ...).
+ */
+TeslaRun *tesla_run_new(const TeslaEnv *env, const TeslaLaunch *launch,
+                        char **errp);
+void tesla_run_free(TeslaRun *run);
+
+/* Run until every thread exits, a trap, or a pause. */
+TeslaRunStatus tesla_run_exec(TeslaRun *run);
+const TeslaResult *tesla_run_result(const TeslaRun *run);
+
+/* Results.  Thread numbers as above; out of range -> 0 / false / NULL. */
+unsigned tesla_run_threads(const TeslaRun *run);
+uint32_t tesla_run_reg(const TeslaRun *run, unsigned thread, unsigned reg);
+const uint32_t *tesla_run_out(const TeslaRun *run, unsigned thread);
+bool tesla_run_killed(const TeslaRun *run, unsigned thread);
+/* Whether the thread ran to exit (false if it never ran, trapped, or was
+   discarded). */
+bool tesla_run_exited(const TeslaRun *run, unsigned thread);
+/* Geometry emits in execution order. */
+const TeslaEmitRec *tesla_run_emits(const TeslaRun *run, unsigned *count);
+/* s[] of the last block run (compute), for inspection. */
+const uint8_t *tesla_run_shared(const TeslaRun *run, uint32_t *size);
+
+/*
+ * Code cache.  Instructions are decoded lazily once per address; call
+ * tesla_run_invalidate() after changing the code words.  tesla_run_set_insn
+ * puts an already decoded instruction at insn->addr (tests, tools).
+ */
+void tesla_run_invalidate(TeslaRun *run);
+void tesla_run_set_insn(TeslaRun *run, const TeslaInsn *insn);
+
+/*
+ * Warp inspection, for the trace hook and debuggers.  Lanes 0..31; values
+ * are the current state (before the instruction the hook is given).
+ */
+uint32_t tesla_warp_pc(const TeslaWarp *w);
+uint32_t tesla_warp_active(const TeslaWarp *w);     /* active lane mask */
+unsigned tesla_warp_index(const TeslaWarp *w);
+unsigned tesla_warp_first_thread(const TeslaWarp *w); /* thread of lane 0 */
+uint32_t tesla_warp_reg(const TeslaWarp *w, unsigned lane, unsigned reg);
+uint32_t tesla_warp_areg(const TeslaWarp *w, unsigned lane, unsigned idx);
+uint32_t tesla_warp_flags(const TeslaWarp *w, unsigned lane, unsigned c);
+unsigned tesla_warp_stack_depth(const TeslaWarp *w);
+
+#endif

@@ -1,0 +1,540 @@
+/*
+ * Tesla shader core runtime: launches, scheduling of the warps of a block,
+ * barriers, results.
+ *
+ * A launch is run unit by unit: a 3D launch warp by warp (its warps do not
+ * interact), a compute launch block by block, with the warps of a block
+ * scheduled round-robin in slices so that bar and s[] locks work.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "gemu/osdep.h"
+#include "gemu/log.h"
+#include "target/tesla/warp.h"
+
+/* Warp-instructions a warp runs before the next warp of its block. */
+#define TESLA_SLICE 1024
+
+static void set_error(TeslaRun *run, TeslaError e, const char *fmt, ...)
+    GEMU_PRINTF(3, 4);
+
+static void set_error(TeslaRun *run, TeslaError e, const char *fmt, ...)
+{
+    va_list ap;
+
+    run->result.status = TESLA_RUN_TRAP;
+    run->result.error = e;
+    va_start(ap, fmt);
+    g_vsnprintf(run->result.msg, sizeof(run->result.msg), fmt, ap);
+    va_end(ap);
+}
+
+TeslaRun *tesla_run_new(const TeslaEnv *env, const TeslaLaunch *launch,
+                        char **errp)
+{
+    g_autofree TeslaRun *run = g_new0(TeslaRun, 1);
+    unsigned bx = launch->block[0] ? launch->block[0] : 1;
+    unsigned by = launch->block[1] ? launch->block[1] : 1;
+    unsigned bz = launch->block[2] ? launch->block[2] : 1;
+    unsigned gx = launch->grid[0] ? launch->grid[0] : 1;
+    unsigned gy = launch->grid[1] ? launch->grid[1] : 1;
+    unsigned gz = launch->grid[2] ? launch->grid[2] : 1;
+
+    if (env->variant >= TESLA_NUM_VARIANTS || env->prog >= TESLA_NUM_PROGS) {
+        *errp = g_strdup("bad variant or program type");
+        return NULL;
+    }
+    if (env->gprs > TESLA_MAX_GPRS) {
+        *errp = g_strdup_printf("%u GPRs requested, at most %u", env->gprs,
+                                TESLA_MAX_GPRS);
+        return NULL;
+    }
+    if (env->local_bytes > 0x10000 || env->shared_bytes > 0x10000) {
+        *errp = g_strdup("l[] and s[] are at most 0x10000 bytes");
+        return NULL;
+    }
+    if (!env->code && env->code_words) {
+        *errp = g_strdup("no code");
+        return NULL;
+    }
+    run->env = *env;
+    run->launch = *launch;
+    run->features = tesla_variant_features(env->variant);
+    run->compute = env->prog == TESLA_PROG_CP;
+
+    if (run->compute) {
+        uint64_t bt = (uint64_t)bx * by * bz;
+        uint64_t nb = (uint64_t)gx * gy * gz;
+
+        if (bx > 0xffff || by > 0xffff || bz > 0x3f || gx > 0xffff ||
+            gy > 0xffff || gz > 0xffff || bt > 1024 * 1024 ||
+            bt * nb > (1u << 28)) {
+            *errp = g_strdup_printf("launch too big: block %ux%ux%u, "
+                                    "grid %ux%ux%u", bx, by, bz, gx, gy, gz);
+            return NULL;
+        }
+        if (env->shared_bytes && env->shared_bytes < 0x14 +
+            launch->shared_init_bytes) {
+            *errp = g_strdup_printf("s[] of 0x%x bytes cannot hold the "
+                                    "launch header and 0x%x bytes of data",
+                                    env->shared_bytes,
+                                    launch->shared_init_bytes);
+            return NULL;
+        }
+        run->launch.block[0] = bx;
+        run->launch.block[1] = by;
+        run->launch.block[2] = bz;
+        run->launch.grid[0] = gx;
+        run->launch.grid[1] = gy;
+        run->launch.grid[2] = gz;
+        run->block_threads = bt;
+        run->nblocks = nb;
+        run->threads = bt * nb;
+        run->warps_per_unit = (bt + TESLA_WARP_SIZE - 1) / TESLA_WARP_SIZE;
+        run->nunits = nb;
+    } else {
+        if (!launch->threads || launch->threads > (1u << 26)) {
+            *errp = g_strdup_printf("bad thread count %u", launch->threads);
+            return NULL;
+        }
+        if (env->prog == TESLA_PROG_FP && launch->threads % 4) {
+            *errp = g_strdup_printf("fragment threads come in quads; %u is "
+                                    "not a multiple of 4", launch->threads);
+            return NULL;
+        }
+        run->threads = launch->threads;
+        run->warps_per_unit = 1;
+        run->nunits = (launch->threads + TESLA_WARP_SIZE - 1) /
+                      TESLA_WARP_SIZE;
+    }
+
+    tesla_warp_init_tables();
+    run->icache = g_new0(TeslaInsn, MAX(env->code_words, (size_t)1));
+    run->ivalid = g_new0(uint8_t, MAX(env->code_words, (size_t)1));
+    run->fcache = g_aligned_alloc0(MAX(env->code_words, (size_t)1),
+                                   sizeof(TeslaFastInsn), 64);
+    run->warps = g_new0(TeslaWarp *, run->warps_per_unit);
+    for (unsigned i = 0; i < run->warps_per_unit; i++) {
+        /* Aligned for the vector loops over register rows. */
+        run->warps[i] = g_aligned_alloc0(1, sizeof(TeslaWarp), 64);
+        if (env->local_bytes) {
+            run->warps[i]->local = g_malloc0((size_t)env->local_bytes *
+                                             TESLA_WARP_SIZE);
+        }
+        if (launch->out_words) {
+            run->warps[i]->out = g_new0(uint32_t, (size_t)launch->out_words *
+                                        TESLA_WARP_SIZE);
+        }
+    }
+    if (env->shared_bytes) {
+        run->shared = g_malloc0(env->shared_bytes);
+    }
+    run->locks = g_array_new(false, false, sizeof(TeslaLockEntry));
+    run->emits = g_array_new(false, false, sizeof(TeslaEmitRec));
+    if (launch->keep_regs && env->gprs) {
+        run->regs = g_new0(uint32_t, (size_t)run->threads * env->gprs);
+    }
+    if (launch->out_words) {
+        run->outs = g_new0(uint32_t, (size_t)run->threads *
+                           launch->out_words);
+    }
+    run->tstate = g_new0(uint8_t, run->threads);
+    run->result.status = TESLA_RUN_DONE;
+    run->result.error = TESLA_ERR_NONE;
+    return g_steal_pointer(&run);
+}
+
+void tesla_run_free(TeslaRun *run)
+{
+    if (!run) {
+        return;
+    }
+    for (unsigned i = 0; i < run->warps_per_unit; i++) {
+        g_free(run->warps[i]->local);
+        g_free(run->warps[i]->out);
+        g_aligned_free(run->warps[i]);
+    }
+    for (unsigned i = 0; run->emits && i < run->emits->len; i++) {
+        g_free(g_array_index(run->emits, TeslaEmitRec, i).out);
+    }
+    if (run->emits) {
+        g_array_free(run->emits, true);
+    }
+    if (run->locks) {
+        g_array_free(run->locks, true);
+    }
+    g_free(run->warps);
+    g_free(run->icache);
+    g_aligned_free(run->fcache);
+    g_free(run->ivalid);
+    g_free(run->shared);
+    g_free(run->regs);
+    g_free(run->outs);
+    g_free(run->tstate);
+    g_free(run);
+}
+
+/* --- units ---------------------------------------------------------------- */
+
+static void put16(uint8_t *s, uint32_t size, uint32_t addr, uint32_t v)
+{
+    if (addr + 2 <= size) {
+        s[addr] = v;
+        s[addr + 1] = v >> 8;
+    }
+}
+
+static void warp_reset(TeslaRun *run, TeslaWarp *w, unsigned index,
+                       unsigned first, unsigned nthreads)
+{
+    uint8_t *local = w->local;
+    uint32_t *out = w->out;
+
+    /* Registers start at 0 (UNVERIFIED: the hardware leaves garbage). */
+    memset(w, 0, sizeof(*w));
+    w->local = local;
+    w->out = out;
+    if (local) {
+        memset(local, 0, (size_t)run->env.local_bytes * TESLA_WARP_SIZE);
+    }
+    if (out) {
+        memset(out, 0, (size_t)run->launch.out_words * TESLA_WARP_SIZE *
+               sizeof(uint32_t));
+    }
+    w->run = run;
+    w->gprs = run->env.gprs;
+    w->index = index;
+    w->first_thread = first;
+    w->valid = nthreads >= TESLA_WARP_SIZE ? WARP_FULL
+                                           : (1u << nthreads) - 1;
+    w->mask = w->valid;
+    for (unsigned l = 0; l < nthreads && l < TESLA_WARP_SIZE; l++) {
+        run->tstate[first + l] |= TTS_RAN;
+    }
+}
+
+static void unit_start(TeslaRun *run)
+{
+    unsigned u = run->unit;
+
+    run->sched_next = 0;
+    memset(run->bar_count, 0, sizeof(run->bar_count));
+    memset(run->bar_gen, 0, sizeof(run->bar_gen));
+    g_array_set_size(run->locks, 0);
+    if (!run->compute) {
+        TeslaWarp *w = run->warps[0];
+        unsigned first = u * TESLA_WARP_SIZE;
+
+        warp_reset(run, w, u, first, MIN(run->threads - first,
+                                         (unsigned)TESLA_WARP_SIZE));
+        if (run->env.prog == TESLA_PROG_FP && run->launch.invisible) {
+            for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+                if ((w->valid & (1u << l)) &&
+                    run->launch.invisible[first + l]) {
+                    w->invisible |= 1u << l;
+                }
+            }
+        }
+    } else {
+        const TeslaLaunch *L = &run->launch;
+        unsigned bx = u % L->grid[0];
+        unsigned by = (u / L->grid[0]) % L->grid[1];
+        unsigned bz = u / (L->grid[0] * L->grid[1]);
+        uint32_t ss = run->env.shared_bytes;
+
+        if (run->shared) {
+            memset(run->shared, 0, ss);
+            put16(run->shared, ss, 0x2, L->block[0]);
+            put16(run->shared, ss, 0x4, L->block[1]);
+            put16(run->shared, ss, 0x6, L->block[2]);
+            put16(run->shared, ss, 0x8, L->grid[0]);
+            put16(run->shared, ss, 0xa, L->grid[1]);
+            put16(run->shared, ss, 0xc, bx);
+            put16(run->shared, ss, 0xe, by);
+            put16(run->shared, ss, 0x10, L->grid[2]);
+            put16(run->shared, ss, 0x12, bz);
+            if (L->shared_init && L->shared_init_bytes) {
+                memcpy(run->shared + 0x14, L->shared_init,
+                       MIN(L->shared_init_bytes, ss - 0x14));
+            }
+        }
+        for (unsigned i = 0; i < run->warps_per_unit; i++) {
+            TeslaWarp *w = run->warps[i];
+            unsigned first_tid = i * TESLA_WARP_SIZE;
+            unsigned n = MIN(run->block_threads - first_tid,
+                             (unsigned)TESLA_WARP_SIZE);
+
+            warp_reset(run, w, i, u * run->block_threads + first_tid, n);
+            w->block = u;
+            if (w->gprs) {
+                for (unsigned l = 0; l < n; l++) {
+                    unsigned t = first_tid + l;
+                    unsigned x = t % L->block[0];
+                    unsigned y = (t / L->block[0]) % L->block[1];
+                    unsigned z = t / (L->block[0] * L->block[1]);
+
+                    w->r[0][l] = x | y << 16 | z << 26;
+                }
+            }
+        }
+    }
+    run->unit_live = true;
+}
+
+/* Copy the results of the unit's warps out. */
+static void unit_finish(TeslaRun *run)
+{
+    unsigned gprs = run->env.gprs;
+    unsigned ow = run->launch.out_words;
+
+    for (unsigned i = 0; i < run->warps_per_unit; i++) {
+        TeslaWarp *w = run->warps[i];
+
+        for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+            unsigned t = w->first_thread + l;
+
+            if (!(w->valid & (1u << l))) {
+                continue;
+            }
+            if (run->regs) {
+                for (unsigned r = 0; r < gprs; r++) {
+                    run->regs[(size_t)t * gprs + r] = w->r[r][l];
+                }
+            }
+            if (run->outs && w->out) {
+                memcpy(run->outs + (size_t)t * ow, w->out + (size_t)l * ow,
+                       ow * sizeof(uint32_t));
+            }
+        }
+    }
+    run->unit_live = false;
+}
+
+/* --- barriers ----------------------------------------------------------- */
+
+/* Warps a "bar ... all" waits for: those of the block not yet done. */
+static unsigned live_warps(TeslaRun *run)
+{
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < run->warps_per_unit; i++) {
+        n += !run->warps[i]->done;
+    }
+    return n;
+}
+
+static unsigned bar_expected(TeslaRun *run, const TeslaInsn *insn)
+{
+    if ((insn->mods & TMOD_BAR_ALL) || insn->src[0].kind != TOPND_IMM) {
+        return live_warps(run);
+    }
+    /* UNVERIFIED: the count is in threads, rounded up to whole warps. */
+    return MAX((insn->src[0].imm + TESLA_WARP_SIZE - 1) / TESLA_WARP_SIZE,
+               1u);
+}
+
+void tesla_run_barrier_arrive(TeslaRun *run, TeslaWarp *w,
+                              const TeslaInsn *insn)
+{
+    unsigned b = insn->bar % TESLA_NUM_BARRIERS;
+    uint32_t mods = insn->mods;
+
+    /* A plain "bar sync" (no flags decoded) is inc + wait. */
+    if (!(mods & (TMOD_BAR_INC | TMOD_BAR_WAIT))) {
+        mods |= TMOD_BAR_INC | TMOD_BAR_WAIT;
+    }
+    if (mods & TMOD_BAR_INC) {
+        run->bar_count[b]++;
+        if (run->bar_count[b] >= bar_expected(run, insn)) {
+            run->bar_count[b] = 0;
+            run->bar_gen[b]++;
+        }
+    }
+    if ((mods & TMOD_BAR_WAIT) && run->bar_count[b] != 0) {
+        w->waiting = true;
+        w->wait_bar = b;
+        w->wait_gen = run->bar_gen[b];
+    }
+}
+
+bool tesla_run_barrier_passed(TeslaRun *run, TeslaWarp *w)
+{
+    return run->bar_gen[w->wait_bar] != w->wait_gen;
+}
+
+/*
+ * A warp finished: a barrier waiting for "all" warps may now be complete.
+ * UNVERIFIED: exited warps stop counting towards "all".
+ */
+static void barrier_recheck(TeslaRun *run)
+{
+    unsigned live = live_warps(run);
+
+    for (unsigned b = 0; b < TESLA_NUM_BARRIERS; b++) {
+        if (run->bar_count[b] && run->bar_count[b] >= live) {
+            run->bar_count[b] = 0;
+            run->bar_gen[b]++;
+        }
+    }
+}
+
+/* --- running ------------------------------------------------------------- */
+
+/* Run the warps of the current unit; false if stopped (trap or pause). */
+static bool unit_run(TeslaRun *run)
+{
+    unsigned n = run->warps_per_unit;
+
+    for (;;) {
+        bool progress = false, all_done = true;
+
+        for (unsigned k = 0; k < n; k++) {
+            unsigned i = (run->sched_next + k) % n;
+            TeslaWarp *w = run->warps[i];
+            TeslaWarpStop st;
+
+            if (w->done) {
+                continue;
+            }
+            all_done = false;
+            if (w->waiting && !tesla_run_barrier_passed(run, w)) {
+                continue;
+            }
+            st = tesla_warp_run(w, n == 1 ? UINT64_MAX : TESLA_SLICE);
+            switch (st) {
+            case TWS_TRAP:
+                run->result.status = TESLA_RUN_TRAP;
+                return false;
+            case TWS_PAUSE:
+                run->sched_next = i;
+                run->result.status = TESLA_RUN_PAUSED;
+                return false;
+            case TWS_DONE:
+                barrier_recheck(run);
+                progress = true;
+                break;
+            case TWS_BARRIER:
+            case TWS_SLICE:
+                progress = true;
+                break;
+            }
+        }
+        run->sched_next = 0;
+        if (all_done) {
+            return true;
+        }
+        if (!progress) {
+            TeslaWarp *w = NULL;
+
+            for (unsigned i = 0; i < n; i++) {
+                if (!run->warps[i]->done) {
+                    w = run->warps[i];
+                    break;
+                }
+            }
+            set_error(run, TESLA_ERR_TIMEOUT,
+                      "deadlock: every live warp waits at a barrier "
+                      "(warp %u at bar %u)", w ? w->index : 0,
+                      w ? w->wait_bar : 0);
+            run->result.pc = w ? w->insn_pc : 0;
+            run->result.warp = w ? w->index : 0;
+            run->result.block = run->unit;
+            return false;
+        }
+    }
+}
+
+TeslaRunStatus tesla_run_exec(TeslaRun *run)
+{
+    if (run->finished) {
+        return run->result.status;
+    }
+    run->result.status = TESLA_RUN_DONE;
+    while (run->unit < run->nunits) {
+        if (!run->unit_live) {
+            unit_start(run);
+        }
+        if (!unit_run(run)) {
+            run->result.insns = run->insns;
+            if (run->result.status == TESLA_RUN_TRAP) {
+                unit_finish(run);
+                run->finished = true;
+            }
+            return run->result.status;
+        }
+        unit_finish(run);
+        run->unit++;
+    }
+    run->finished = true;
+    run->result.status = TESLA_RUN_DONE;
+    run->result.error = TESLA_ERR_NONE;
+    run->result.insns = run->insns;
+    return TESLA_RUN_DONE;
+}
+
+/* --- results -------------------------------------------------------------- */
+
+const TeslaResult *tesla_run_result(const TeslaRun *run)
+{
+    return &run->result;
+}
+
+unsigned tesla_run_threads(const TeslaRun *run)
+{
+    return run->threads;
+}
+
+uint32_t tesla_run_reg(const TeslaRun *run, unsigned thread, unsigned reg)
+{
+    if (!run->regs || thread >= run->threads || reg >= run->env.gprs) {
+        return 0;
+    }
+    return run->regs[(size_t)thread * run->env.gprs + reg];
+}
+
+const uint32_t *tesla_run_out(const TeslaRun *run, unsigned thread)
+{
+    if (!run->outs || thread >= run->threads) {
+        return NULL;
+    }
+    return run->outs + (size_t)thread * run->launch.out_words;
+}
+
+bool tesla_run_killed(const TeslaRun *run, unsigned thread)
+{
+    return thread < run->threads && (run->tstate[thread] & TTS_KILLED);
+}
+
+bool tesla_run_exited(const TeslaRun *run, unsigned thread)
+{
+    return thread < run->threads && (run->tstate[thread] & TTS_EXITED) &&
+           !(run->tstate[thread] & TTS_KILLED);
+}
+
+const TeslaEmitRec *tesla_run_emits(const TeslaRun *run, unsigned *count)
+{
+    *count = run->emits->len;
+    return (const TeslaEmitRec *)run->emits->data;
+}
+
+const uint8_t *tesla_run_shared(const TeslaRun *run, uint32_t *size)
+{
+    *size = run->shared ? run->env.shared_bytes : 0;
+    return run->shared;
+}
+
+void tesla_run_set_insn(TeslaRun *run, const TeslaInsn *insn)
+{
+    size_t idx = insn->addr >> 2;
+
+    if (idx < run->env.code_words) {
+        run->icache[idx] = *insn;
+        run->ivalid[idx] = 1;
+        tesla_fast_classify(run, idx);
+    }
+}
+
+void tesla_run_invalidate(TeslaRun *run)
+{
+    memset(run->ivalid, 0, MAX(run->env.code_words, (size_t)1));
+}

@@ -1,0 +1,1161 @@
+/*
+ * Tesla warp interpreter: the instruction loop, operand fetch and
+ * write-back, predicates.
+ *
+ * A warp runs 32 threads in lock-step.  Each instruction is computed for
+ * all 32 lanes and written back under the mask of the threads that execute
+ * it (the current path's threads whose predicate holds), with a fast path
+ * when all 32 do.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "gemu/osdep.h"
+#include "gemu/log.h"
+#include "target/tesla/warp.h"
+#include "target/tesla/fpu.h"
+
+/* --- predicates ----------------------------------------------------------- */
+
+/* pred_truth[p] bit f: predicate p holds for flags value f. */
+static uint16_t pred_truth[32];
+
+static bool pred_eval(unsigned p, unsigned f)
+{
+    bool z = f & TFL_Z, s = f & TFL_S, c = f & TFL_C, o = f & TFL_O;
+
+    switch (p) {
+    case 0x00: return false;
+    case 0x01: return (s && !z) ^ o;            /* l */
+    case 0x02: return z && !s;                  /* e */
+    case 0x03: return s ^ (z || o);             /* le */
+    case 0x04: return !z && !(s ^ o);           /* g */
+    case 0x05: return !z;                       /* lg */
+    case 0x06: return !(s ^ o);                 /* ge */
+    case 0x07: return !z || !s;                 /* lge */
+    case 0x08: return z && s;                   /* u */
+    case 0x09: return s ^ o;                    /* lu */
+    case 0x0a: return z;                        /* eu */
+    case 0x0b: return z || (s ^ o);             /* leu */
+    case 0x0c: return !s ^ (z || o);            /* gu */
+    case 0x0d: return !z || s;                  /* lgu */
+    case 0x0e: return (!s || z) ^ o;            /* geu */
+    case 0x0f: return true;
+    case 0x10: return o;
+    case 0x11: return c;
+    case 0x12: return !z && c;                  /* a */
+    case 0x13: return s;
+    case 0x1c: return !s;
+    case 0x1d: return z || !c;                  /* na */
+    case 0x1e: return !c;
+    case 0x1f: return !o;
+    default:
+        /* 0x14-0x1b: no known meaning.  UNVERIFIED: never true. */
+        return false;
+    }
+}
+
+static void pred_init(void)
+{
+    static bool done;
+
+    if (done) {
+        return;
+    }
+    for (unsigned p = 0; p < 32; p++) {
+        uint16_t t = 0;
+
+        for (unsigned f = 0; f < 16; f++) {
+            t |= pred_eval(p, f) << f;
+        }
+        pred_truth[p] = t;
+    }
+    done = true;
+}
+
+uint32_t tesla_pred_mask(const TeslaWarp *w, unsigned pred, unsigned c)
+{
+    uint32_t t = pred_truth[pred & 31];
+    const uint8_t *fl = w->c[c & 3];
+    uint32_t m = 0;
+
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        m |= ((t >> (fl[l] & 15)) & 1) << l;
+    }
+    return m;
+}
+
+/* --- traps ------------------------------------------------------------ */
+
+bool tesla_warp_trap(TeslaWarp *w, TeslaError e, const char *fmt, ...)
+{
+    TeslaRun *run = w->run;
+    TeslaResult *r = &run->result;
+    va_list ap;
+
+    r->status = TESLA_RUN_TRAP;
+    r->error = e;
+    r->pc = w->insn_pc;
+    r->warp = w->index;
+    r->block = w->block;
+    va_start(ap, fmt);
+    g_vsnprintf(r->msg, sizeof(r->msg), fmt, ap);
+    va_end(ap);
+    gemu_log_mask(LOG_GUEST_ERROR, "tesla: %s at 0x%06x (warp %u): %s\n",
+                  tesla_error_name(e), w->insn_pc, w->index, r->msg);
+    return false;
+}
+
+/* --- operands ------------------------------------------------------------ */
+
+static uint32_t sreg_value(TeslaWarp *w, unsigned sr, unsigned lane)
+{
+    TeslaRun *run = w->run;
+
+    switch (sr) {
+    case 0:     /* $physid */
+        return lane | (w->index & 0xff) << 8 |
+               (run->env.mp_index & 0xf) << 16 |
+               (run->env.tpc_index & 0xf) << 20;
+    case 1:     /* $clock: UNVERIFIED rate, one tick per warp-insn */
+        return (uint32_t)run->clock;
+    case 3:     /* $vstride */
+        return 0x20;
+    case 8:     /* $sampleid */
+        return run->launch.sampleid;
+    default:    /* $sr2, $pm0-$pm3 (no performance counters) */
+        return 0;
+    }
+}
+
+const uint32_t *tesla_fetch(TeslaWarp *w, const TeslaOperand *o, uint32_t m,
+                            uint32_t *buf)
+{
+    switch (o->kind) {
+    case TOPND_REG:
+        return warp_rrow(w, o->reg);
+    case TOPND_HREG: {
+        const uint32_t *row = warp_rrow(w, o->reg);
+        unsigned sh = o->half ? 16 : 0;
+
+        for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+            buf[l] = (row[l] >> sh) & 0xffff;
+        }
+        return buf;
+    }
+    case TOPND_IMM:
+        for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+            buf[l] = o->imm;
+        }
+        return buf;
+    case TOPND_MEM:
+        return tesla_fetch_mem(w, o, m, buf) ? buf : NULL;
+    case TOPND_AREG:
+        for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+            buf[l] = w->a[o->areg & 7][l];
+        }
+        return buf;
+    case TOPND_CREG:
+        for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+            buf[l] = w->c[o->reg & 3][l];
+        }
+        return buf;
+    case TOPND_SREG:
+        for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+            buf[l] = sreg_value(w, o->reg, l);
+        }
+        return buf;
+    default:
+        memset(buf, 0, TESLA_WARP_SIZE * sizeof(uint32_t));
+        return buf;
+    }
+}
+
+/* Write $a[idx] for lanes m; $a7 is one register per warp. */
+static void store_areg(TeslaWarp *w, unsigned idx, const uint32_t *v,
+                       uint32_t m)
+{
+    idx &= 7;
+    if (idx == 0 || idx == 5 || idx == 6 || !m) {
+        return;     /* $a0 is zero; $a5/$a6 do not exist */
+    }
+    if (idx == 7) {
+        /* UNVERIFIED: the lowest active lane's value wins. */
+        uint16_t x = v[__builtin_ctz(m)];
+
+        for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+            w->a[7][l] = x;
+        }
+        return;
+    }
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        if (m & (1u << l)) {
+            w->a[idx][l] = v[l];
+        }
+    }
+}
+
+bool tesla_store_dst(TeslaWarp *w, const TeslaInsn *insn, const uint32_t *res,
+                     uint32_t m)
+{
+    const TeslaOperand *d = &insn->dst;
+
+    switch (d->kind) {
+    case TOPND_REG:
+        warp_blend(warp_wrow(w, d->reg), res, m);
+        return true;
+    case TOPND_HREG: {
+        uint32_t *row = warp_wrow(w, d->reg);
+        unsigned sh = d->half ? 16 : 0;
+        uint32_t keep = d->half ? 0x0000ffffu : 0xffff0000u;
+        uint32_t lm[TESLA_WARP_SIZE];
+
+        warp_lanemask(m, lm);
+        for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+            uint32_t nv = (row[l] & keep) | ((res[l] & 0xffff) << sh);
+
+            row[l] = (row[l] & ~lm[l]) | (nv & lm[l]);
+        }
+        return true;
+    }
+    case TOPND_MEM: {
+        bool half = d->mtype == TTYPE_B16 || d->mtype == TTYPE_U16 ||
+                    d->mtype == TTYPE_S16;
+
+        for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+            uint32_t v, addr;
+
+            if (!(m & (1u << l))) {
+                continue;
+            }
+            v = res[l];
+            addr = tesla_mem_addr(w, d, l);
+            if (half) {
+                /* A 16-bit result to o[] is duplicated in both halves. */
+                v = (v & 0xffff) * 0x10001u;
+                addr &= ~3u;
+            }
+            if (!tesla_mem_write(w, d->space, d->space_idx, addr, 4, l,
+                                 &v)) {
+                return false;
+            }
+        }
+        return true;
+    }
+    case TOPND_AREG:
+        store_areg(w, d->areg, res, m);
+        return true;
+    case TOPND_CREG: {
+        uint8_t fl[TESLA_WARP_SIZE];
+
+        for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+            fl[l] = res[l] & 15;
+        }
+        warp_blend8(w->c[d->reg & 3], fl, m);
+        return true;
+    }
+    default:
+        return true;    /* no destination, or the result is discarded */
+    }
+}
+
+void tesla_store_flags(TeslaWarp *w, const TeslaInsn *insn,
+                       const uint8_t *fl, uint32_t m)
+{
+    if (insn->cdst >= 0) {
+        warp_blend8(w->c[insn->cdst & 3], fl, m);
+    }
+}
+
+static void postinc_one(TeslaWarp *w, const TeslaOperand *o, uint32_t m)
+{
+    unsigned a = o->areg & 7;
+
+    if (o->kind != TOPND_MEM || !o->postinc || o->space == TSPACE_G ||
+        a == 0 || a == 5 || a == 6) {
+        return;
+    }
+    if (a == 7) {
+        uint16_t x = w->a[7][0] + o->imm;
+
+        for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+            w->a[7][l] = x;
+        }
+        return;
+    }
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        if (m & (1u << l)) {
+            w->a[a][l] += o->imm;
+        }
+    }
+}
+
+void tesla_postinc(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
+{
+    /* Only one $a field exists, so at most one operand post-increments. */
+    if (insn->dst.kind == TOPND_MEM && insn->dst.postinc) {
+        postinc_one(w, &insn->dst, m);
+        return;
+    }
+    for (unsigned i = 0; i < insn->nsrc && i < 4; i++) {
+        if (insn->src[i].kind == TOPND_MEM && insn->src[i].postinc) {
+            postinc_one(w, &insn->src[i], m);
+            return;
+        }
+    }
+}
+
+/* --- decode cache ---------------------------------------------------------- */
+
+static const TeslaInsn *insn_at(TeslaWarp *w, uint32_t pc)
+{
+    TeslaRun *run = w->run;
+    size_t idx = pc >> 2;
+    TeslaInsn *insn;
+
+    if ((pc & 3) || idx >= run->env.code_words) {
+        tesla_warp_trap(w, TESLA_ERR_MEMORY_FAULT,
+                        "pc 0x%x outside the code (%zu words)", pc,
+                        run->env.code_words);
+        return NULL;
+    }
+    insn = &run->icache[idx];
+    if (likely(run->ivalid[idx])) {
+        return insn;
+    }
+    tesla_decode(run->env.variant, run->env.prog, run->env.code,
+                 run->env.code_words, pc, insn);
+    run->ivalid[idx] = 1;
+    tesla_fast_classify(run, idx);
+    return insn;
+}
+
+
+/* --- the fast path ----------------------------------------------------------- */
+
+/*
+ * Common ALU instructions on registers and one immediate, with explicit
+ * vectors (GCC/clang vector extensions): 4 lanes per vector, 8 vectors
+ * per warp.  Anything unusual (memory operands, flags other than an
+ * integer add's, 16-bit forms, rounding modes) takes the general path.
+ */
+enum {
+    TFK_NONE = 0,
+    TFK_MOV,
+    TFK_ADD, TFK_SUB, TFK_SUBR,
+    TFK_ADD_CC, TFK_SUB_CC,
+    TFK_AND, TFK_OR, TFK_XOR, TFK_MOV2,
+    TFK_SHL, TFK_SHR, TFK_SAR,
+    TFK_MUL24, TFK_MAD24,
+    TFK_FADD, TFK_FMUL, TFK_FMAD,
+};
+
+/*
+ * 8 lanes per vector: two SSE registers, or one AVX register.  The helpers
+ * taking vectors are static and inlined, so the ABI note GCC gives for
+ * 32-byte vectors without AVX does not apply.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+#define VL 8
+#define NV (TESLA_WARP_SIZE / VL)
+typedef uint32_t TeslaV __attribute__((vector_size(4 * VL)));
+typedef int32_t TeslaVS __attribute__((vector_size(4 * VL)));
+typedef float TeslaVF __attribute__((vector_size(4 * VL)));
+typedef double TeslaVD __attribute__((vector_size(8 * VL)));
+typedef uint64_t TeslaVQ __attribute__((vector_size(8 * VL)));
+
+/*
+ * x86-64: build fast_exec for AVX2 too and pick at load time (GCC's
+ * function multi-versioning); elsewhere the baseline only.
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !defined(__SANITIZE_ADDRESS__)
+#define FAST_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define FAST_CLONES
+#endif
+
+static inline TeslaV vld(const uint32_t *p)
+{
+    TeslaV v;
+
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+static inline void vst(uint32_t *p, TeslaV v)
+{
+    memcpy(p, &v, sizeof(v));
+}
+
+/* Lane masks of VL lanes for each byte of an execution mask. */
+static TeslaV byte_mask[256];
+
+static inline TeslaV lane_mask(uint32_t m, unsigned k)
+{
+    return byte_mask[(m >> (VL * k)) & 0xff];
+}
+
+static void fast_init(void)
+{
+    for (unsigned n = 0; n < 256; n++) {
+        for (unsigned j = 0; j < VL; j++) {
+            byte_mask[n][j] = (n >> j) & 1 ? 0xffffffffu : 0;
+        }
+    }
+}
+
+static bool fast_operand(const TeslaInsn *i, const TeslaOperand *o,
+                         unsigned gprs, uint8_t *row, bool *is_imm,
+                         uint32_t *imm)
+{
+    if (o->kind == TOPND_REG) {
+        *row = o->reg < gprs ? o->reg : WARP_ZERO_ROW;
+        *is_imm = false;
+        return true;
+    }
+    if (o->kind == TOPND_IMM) {
+        *imm = o->imm;
+        *is_imm = true;
+        return true;
+    }
+    return false;
+}
+
+static void f32_masks(const TeslaOperand *o, bool negx, uint32_t *and_m,
+                      uint32_t *xor_m)
+{
+    *and_m = o->abs ? 0x7fffffffu : 0xffffffffu;
+    *xor_m = (o->neg ^ negx) ? 0x80000000u : 0;
+}
+
+void tesla_fast_classify(TeslaRun *run, size_t idx)
+{
+    const TeslaInsn *i = &run->icache[idx];
+    TeslaFastInsn *f = &run->fcache[idx];
+    unsigned gprs = run->env.gprs;
+    bool aimm = false, bimm = false, cimm = false;
+    uint32_t aval = 0, bval = 0, cval = 0;
+    bool b32 = i->mods & TMOD_B32;
+    unsigned kind = TFK_NONE;
+
+    memset(f, 0, offsetof(TeslaFastInsn, imm));
+    if (i->error != TESLA_ERR_NONE || i->dst.kind != TOPND_REG ||
+        i->nsrc < 1 || i->nsrc > 3) {
+        return;
+    }
+    if (!fast_operand(i, &i->src[0], gprs, &f->a, &aimm, &aval) ||
+        (i->nsrc > 1 &&
+         !fast_operand(i, &i->src[1], gprs, &f->b, &bimm, &bval)) ||
+        (i->nsrc > 2 &&
+         !fast_operand(i, &i->src[2], gprs, &f->c, &cimm, &cval)) ||
+        cimm || (aimm && i->nsrc > 1)) {
+        return;
+    }
+    f->d = i->dst.reg < gprs ? i->dst.reg : WARP_SINK_ROW;
+    f->am = f->bm = f->cm = 0xffffffffu;
+    switch (i->op) {
+    case TOP_MOV:
+        if (b32 && (i->lanemask == 0 || (i->lanemask & 0xf) == 0xf) &&
+            i->nsrc == 1) {
+            kind = TFK_MOV;
+            /* the source goes to b */
+            f->b = f->a;
+            bimm = aimm;
+            bval = aval;
+        }
+        break;
+    case TOP_IADD:
+        if (!b32 || (i->mods & TMOD_SAT) || i->nsrc != 2 ||
+            i->addop == TADDOP_ADDC) {
+            break;
+        }
+        if (i->cdst < 0) {
+            kind = i->addop == TADDOP_ADD ? TFK_ADD :
+                   i->addop == TADDOP_SUB ? TFK_SUB : TFK_SUBR;
+        } else if (i->addop != TADDOP_SUBR) {
+            kind = i->addop == TADDOP_ADD ? TFK_ADD_CC : TFK_SUB_CC;
+            f->cdst = i->cdst & 3;
+        }
+        break;
+    case TOP_LOGOP:
+        if (!b32 || i->cdst >= 0 || i->nsrc != 2) {
+            break;
+        }
+        kind = TFK_AND + (i->logop & 3);
+        f->am = i->src[0].not_ ? ~0u : 0;   /* xor masks here */
+        f->bm = i->src[1].not_ ? ~0u : 0;
+        break;
+    case TOP_SHL:
+    case TOP_SHR:
+        if (!b32 || i->cdst >= 0 || i->nsrc != 2 || !bimm || bval >= 32) {
+            break;
+        }
+        kind = i->op == TOP_SHL ? TFK_SHL :
+               (i->mods & TMOD_SIGNED) ? TFK_SAR : TFK_SHR;
+        f->am = bval;
+        break;
+    case TOP_IMUL24:
+        if (i->cdst < 0 && i->nsrc == 2 &&
+            !(i->mods & (TMOD_HIGH | TMOD_SIGNED)) &&
+            i->stype != TTYPE_S24 && i->stype != TTYPE_U16 &&
+            i->stype != TTYPE_S16) {
+            kind = TFK_MUL24;
+        }
+        break;
+    case TOP_IMAD:
+        if (i->cdst < 0 && i->nsrc == 3 && i->stype == TTYPE_U24 &&
+            !(i->mods & (TMOD_HIGH | TMOD_SIGNED | TMOD_SAT)) &&
+            i->addop == TADDOP_ADD) {
+            kind = TFK_MAD24;
+        }
+        break;
+    case TOP_FADD:
+    case TOP_FMUL:
+        if (i->cdst < 0 && i->nsrc == 2 && i->rnd == TRND_RN &&
+            !(i->mods & TMOD_SAT)) {
+            kind = i->op == TOP_FADD ? TFK_FADD : TFK_FMUL;
+            f32_masks(&i->src[0], false, &f->am, &f->ax);
+            f32_masks(&i->src[1], false, &f->bm, &f->bx);
+        }
+        break;
+    case TOP_FMAD:
+        if (i->cdst < 0 && i->nsrc == 3 && !(i->mods & TMOD_SAT)) {
+            kind = TFK_FMAD;
+            f32_masks(&i->src[0], i->mods & TMOD_NEG_PROD, &f->am, &f->ax);
+            f32_masks(&i->src[1], false, &f->bm, &f->bx);
+            f32_masks(&i->src[2], i->mods & TMOD_NEG_ADD, &f->cm, &f->cx);
+        }
+        break;
+    default:
+        break;
+    }
+    if (kind == TFK_NONE) {
+        return;
+    }
+    if (bimm && (kind == TFK_FADD || kind == TFK_FMUL || kind == TFK_FMAD)) {
+        /* Apply the immediate's modifiers once. */
+        bval = (bval & f->bm) ^ f->bx;
+        f->bm = 0xffffffffu;
+        f->bx = 0;
+    }
+    f->kind = kind;
+    f->len = i->len;
+    f->pred = i->pred;
+    f->pred_c = i->pred_c;
+    f->post = i->post;
+    f->bimm = bimm;
+    if (bimm) {
+        for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+            f->imm[l] = bval;
+        }
+    }
+}
+
+static inline TeslaV f32_ftz_v(TeslaV x)
+{
+    TeslaV e = (TeslaV)((x & 0x7f800000u) != 0);
+
+    return (x & e) | (x & ~e & 0x80000000u);
+}
+
+static inline TeslaV f32_canon_nan_v(TeslaV x)
+{
+    TeslaV nan = (TeslaV)((x & 0x7fffffffu) > 0x7f800000u);
+
+    return (x & ~nan) | (nan & 0x7fffffffu);
+}
+
+static inline TeslaVF as_f(TeslaV v)
+{
+    TeslaVF f;
+
+    memcpy(&f, &v, sizeof(f));
+    return f;
+}
+
+static inline TeslaV as_u(TeslaVF f)
+{
+    TeslaV v;
+
+    memcpy(&v, &f, sizeof(v));
+    return v;
+}
+
+/* fmad on VL lanes via doubles; false if a lane needs the exact path. */
+static inline bool fmad_v(TeslaV a, TeslaV b, TeslaV c, TeslaV *out)
+{
+    TeslaV ea = a & 0x7f800000u, eb = b & 0x7f800000u, ec = c & 0x7f800000u;
+    TeslaV ok = (TeslaV)((ea != 0) & (eb != 0) & (ec != 0) &
+                         (ea != 0x7f800000u) & (eb != 0x7f800000u) &
+                         (ec != 0x7f800000u));
+    TeslaVD p, s;
+    TeslaVQ pq;
+
+    for (unsigned j = 0; j < VL; j++) {
+        if (!ok[j]) {
+            return false;
+        }
+    }
+    /* The product is exact in double; truncate it to 24 bits. */
+    p = __builtin_convertvector(as_f(a), TeslaVD) *
+        __builtin_convertvector(as_f(b), TeslaVD);
+    memcpy(&pq, &p, sizeof(pq));
+    pq &= ~(uint64_t)0x1fffffff;
+    memcpy(&p, &pq, sizeof(p));
+    s = p + __builtin_convertvector(as_f(c), TeslaVD);
+    for (unsigned j = 0; j < VL; j++) {
+        if (!(s[j] >= 0x1p-125 || s[j] <= -0x1p-125)) {
+            return false;
+        }
+    }
+    *out = as_u(__builtin_convertvector(s, TeslaVF));
+    return true;
+}
+
+/* The fast kinds that need a result buffer (flags, fallbacks). */
+FAST_CLONES
+static void fast_exec_other(TeslaWarp *w, const TeslaFastInsn *f, uint32_t m)
+{
+    const uint32_t *a = w->r[f->a];
+    const uint32_t *b = f->bimm ? f->imm : w->r[f->b];
+    const uint32_t *c = w->r[f->c];
+    uint32_t *d = w->r[f->d];
+    TeslaV res[NV];
+
+    switch (f->kind) {
+    case TFK_ADD_CC:
+    case TFK_SUB_CC: {
+        uint32_t fl[TESLA_WARP_SIZE];
+        uint8_t fl8[TESLA_WARP_SIZE];
+        bool sub = f->kind == TFK_SUB_CC;
+
+        for (unsigned k = 0; k < NV; k++) {
+            TeslaV x = vld(a + VL * k), y = vld(b + VL * k), r, cy, o;
+
+            if (sub) {
+                r = x - y;
+                cy = (TeslaV)(x >= y);          /* no borrow = carry */
+                o = ((x ^ y) & (x ^ r)) >> 31;
+            } else {
+                r = x + y;
+                cy = (TeslaV)(r < x);
+                o = (~(x ^ y) & (x ^ r)) >> 31;
+            }
+            res[k] = r;
+            vst(fl + VL * k, ((TeslaV)(r == 0) & TFL_Z) |
+                             ((r >> 31) << 1) | (cy & TFL_C) | (o << 3));
+        }
+        for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+            fl8[l] = fl[l];
+        }
+        warp_blend8(w->c[f->cdst], fl8, m);
+        break;
+    }
+    case TFK_FADD:
+        for (unsigned k = 0; k < NV; k++) {
+            TeslaV x = f32_ftz_v((vld(a + VL * k) & f->am) ^ f->ax);
+            TeslaV y = f32_ftz_v((vld(b + VL * k) & f->bm) ^ f->bx);
+
+            res[k] = f32_canon_nan_v(f32_ftz_v(as_u(as_f(x) + as_f(y))));
+        }
+        break;
+    case TFK_FMUL: {
+        bool slow = false;
+
+        for (unsigned k = 0; k < NV; k++) {
+            TeslaV x = f32_ftz_v((vld(a + VL * k) & f->am) ^ f->ax);
+            TeslaV y = f32_ftz_v((vld(b + VL * k) & f->bm) ^ f->bx);
+            TeslaV r = as_u(as_f(x) * as_f(y));
+            TeslaV tiny = (TeslaV)((r & 0x7f800000u) == 0);
+
+            /* Results below 2^-126 follow the hardware's own rule. */
+            for (unsigned j = 0; j < VL; j++) {
+                slow |= tiny[j] != 0;
+            }
+            res[k] = f32_canon_nan_v(r);
+        }
+        if (unlikely(slow)) {
+            for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+                res[l / VL][l % VL] =
+                    tesla_f32_mul((a[l] & f->am) ^ f->ax,
+                                  (b[l] & f->bm) ^ f->bx, TRND_RN, 0);
+            }
+        }
+        break;
+    }
+    case TFK_FMAD:
+        for (unsigned k = 0; k < NV; k++) {
+            TeslaV x = (vld(a + VL * k) & f->am) ^ f->ax;
+            TeslaV y = (vld(b + VL * k) & f->bm) ^ f->bx;
+            TeslaV z = (vld(c + VL * k) & f->cm) ^ f->cx;
+
+            if (unlikely(!fmad_v(x, y, z, &res[k]))) {
+                for (unsigned j = 0; j < VL; j++) {
+                    res[k][j] = tesla_f32_mad(x[j], y[j], z[j], 0);
+                }
+            }
+        }
+        break;
+    default:
+        g_assert_not_reached();
+    }
+    if (likely(m == WARP_FULL)) {
+        for (unsigned k = 0; k < NV; k++) {
+            vst(d + VL * k, res[k]);
+        }
+    } else {
+        for (unsigned k = 0; k < NV; k++) {
+            TeslaV lm = lane_mask(m, k);
+
+            vst(d + VL * k, (vld(d + VL * k) & ~lm) | (res[k] & lm));
+        }
+    }
+}
+
+/*
+ * Write expression E (of k, the vector index) to d for the lanes in m.
+ * Vector k of d only ever aliases vector k of a source, so storing it
+ * before loading vector k + 1 is safe.
+ */
+#define FAST_STORE(E) do { \
+        if (likely(m == WARP_FULL)) { \
+            for (unsigned k = 0; k < NV; k++) { \
+                vst(d + VL * k, (E)); \
+            } \
+        } else { \
+            for (unsigned k = 0; k < NV; k++) { \
+                TeslaV lm_ = lane_mask(m, k); \
+                vst(d + VL * k, (vld(d + VL * k) & ~lm_) | ((E) & lm_)); \
+            } \
+        } \
+    } while (0)
+
+#define A_ (vld(a + VL * k))
+#define B_ (vld(b + VL * k))
+#define C_ (vld(c + VL * k))
+
+/* Run a fast instruction for the lanes in m (m != 0). */
+FAST_CLONES
+static void fast_exec(TeslaWarp *w, const TeslaFastInsn *f, uint32_t m)
+{
+    const uint32_t *a = w->r[f->a];
+    const uint32_t *b = f->bimm ? f->imm : w->r[f->b];
+    const uint32_t *c = w->r[f->c];
+    uint32_t *d = w->r[f->d];
+    const uint32_t am = f->am, bm = f->bm;
+
+    switch (f->kind) {
+    case TFK_MOV:
+        FAST_STORE(B_);
+        break;
+    case TFK_ADD:
+        FAST_STORE(A_ + B_);
+        break;
+    case TFK_SUB:
+        FAST_STORE(A_ - B_);
+        break;
+    case TFK_SUBR:
+        FAST_STORE(B_ - A_);
+        break;
+    case TFK_AND:
+        FAST_STORE((A_ ^ am) & (B_ ^ bm));
+        break;
+    case TFK_OR:
+        FAST_STORE((A_ ^ am) | (B_ ^ bm));
+        break;
+    case TFK_XOR:
+        FAST_STORE((A_ ^ am) ^ (B_ ^ bm));
+        break;
+    case TFK_MOV2:
+        FAST_STORE(B_ ^ bm);
+        break;
+    case TFK_SHL:
+        FAST_STORE(A_ << am);
+        break;
+    case TFK_SHR:
+        FAST_STORE(A_ >> am);
+        break;
+    case TFK_SAR:
+        FAST_STORE((TeslaV)((TeslaVS)A_ >> (int)am));
+        break;
+    case TFK_MUL24:
+        FAST_STORE((A_ & 0xffffffu) * (B_ & 0xffffffu));
+        break;
+    case TFK_MAD24:
+        FAST_STORE((A_ & 0xffffffu) * (B_ & 0xffffffu) + C_);
+        break;
+    default:
+        fast_exec_other(w, f, m);
+        break;
+    }
+}
+
+/* --- the loop ---------------------------------------------------------- */
+
+/* Ops whose predicate field is not a condition (envydis IGNPRED). */
+static bool op_ignores_pred(unsigned op)
+{
+    switch (op) {
+    case TOP_CALL:
+    case TOP_PREBRK:
+    case TOP_PRERET:
+    case TOP_JOINAT:
+    case TOP_QUADON:
+    case TOP_QUADPOP:
+    case TOP_BAR:
+    case TOP_TRAP:
+    case TOP_BRA_C:
+    case TOP_VOTE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void record_exit(TeslaWarp *w, uint32_t m)
+{
+    TeslaRun *run = w->run;
+
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        if (m & (1u << l)) {
+            unsigned t = w->first_thread + l;
+
+            if (t < run->threads) {
+                run->tstate[t] |= TTS_EXITED;
+            }
+        }
+    }
+}
+
+TeslaCtrlResult tesla_exec_post(TeslaWarp *w, const TeslaInsn *insn)
+{
+    if (insn->post == TPOST_EXIT) {
+        /* The exit part applies even where the predicate was false. */
+        record_exit(w, w->mask & ~w->exited);
+        w->exited |= w->mask;
+        w->mask = 0;
+        return TCR_JUMPED;
+    }
+    if (insn->post == TPOST_JOIN) {
+        TeslaStackEntry *e;
+
+        if (w->quadon) {
+            tesla_warp_trap(w, TESLA_ERR_QUADON_ACTIVE, "join under quadon");
+            return TCR_TRAP;
+        }
+        if (!w->nstack) {
+            tesla_warp_trap(w, TESLA_ERR_STACK_UNDERFLOW,
+                            "join with an empty stack");
+            return TCR_TRAP;
+        }
+        e = &w->stack[w->nstack - 1];
+        if (e->type == TSTK_BRANCH) {
+            /* Another path of this level has yet to arrive: run it. */
+            w->nstack--;
+            w->mask = e->mask & ~w->exited & ~w->brk & ~w->ret;
+            w->pc = e->pc;
+            return TCR_JUMPED;
+        }
+        if (e->type == TSTK_JOINAT) {
+            w->nstack--;
+            w->mask = e->mask & ~w->exited & ~w->brk & ~w->ret;
+            return TCR_NEXT;    /* continue after the join instruction */
+        }
+        /* UNVERIFIED: the hardware may pop anything here. */
+        tesla_warp_trap(w, TESLA_ERR_STACK_MISMATCH,
+                        "join reached a stack entry of type %u", e->type);
+        return TCR_TRAP;
+    }
+    return TCR_NEXT;
+}
+
+TeslaWarpStop tesla_warp_run(TeslaWarp *w, uint64_t slice)
+{
+    TeslaRun *run = w->run;
+    uint64_t budget = run->env.insn_budget;
+    uint64_t base = run->insns, cbase = run->clock;
+    uint64_t limit = slice, n = 0;
+    bool by_budget = false;
+    bool tracing = run->env.trace != NULL;
+    const size_t ncode = run->env.code_words;
+
+#define SYNC_COUNT() do { \
+        run->insns = base + n; \
+        run->clock = cbase + n; \
+    } while (0)
+
+    if (budget) {
+        uint64_t left = budget > base ? budget - base : 0;
+
+        if (left <= limit) {
+            limit = left;
+            by_budget = true;
+        }
+    }
+    if (w->waiting) {
+        if (!tesla_run_barrier_passed(run, w)) {
+            return TWS_BARRIER;
+        }
+        w->waiting = false;
+    }
+    while (!w->done) {
+        const TeslaInsn *insn;
+        uint32_t m, pc;
+        size_t idx;
+        bool ok = true;
+        TeslaCtrlResult cr = TCR_NEXT;
+
+        if (unlikely(!w->mask)) {
+            if (!tesla_warp_path_end(w)) {
+                SYNC_COUNT();
+                return TWS_TRAP;
+            }
+            continue;
+        }
+        if (unlikely(n >= limit)) {
+            SYNC_COUNT();
+            if (by_budget) {
+                w->insn_pc = w->pc;
+                tesla_warp_trap(w, TESLA_ERR_TIMEOUT,
+                                "instruction budget of %" PRIu64
+                                " exhausted", budget);
+                return TWS_TRAP;
+            }
+            return TWS_SLICE;
+        }
+        pc = w->pc;
+        idx = pc >> 2;
+        if (likely(!(pc & 3) && idx < ncode && run->ivalid[idx] &&
+                   run->fcache[idx].kind && !tracing)) {
+            const TeslaFastInsn *f = &run->fcache[idx];
+
+            m = w->mask;
+            if (f->pred != TPRED_ALWAYS) {
+                m &= tesla_pred_mask(w, f->pred, f->pred_c);
+            }
+            n++;
+            if (m) {
+                fast_exec(w, f, m);
+            }
+            w->pc = pc + f->len;
+            if (unlikely(f->post != TPOST_NONE)) {
+                w->insn_pc = pc;
+                if (tesla_exec_post(w, &run->icache[idx]) == TCR_TRAP) {
+                    SYNC_COUNT();
+                    return TWS_TRAP;
+                }
+            }
+            continue;
+        }
+
+        w->insn_pc = pc;
+        SYNC_COUNT();
+        insn = insn_at(w, pc);
+        if (unlikely(!insn)) {
+            return TWS_TRAP;
+        }
+        if (unlikely(insn->error != TESLA_ERR_NONE)) {
+            tesla_warp_trap(w, insn->error, "decode error (%08x %08x)",
+                            insn->w[0], insn->len == 8 ? insn->w[1] : 0);
+            return TWS_TRAP;
+        }
+        if (unlikely(tracing)) {
+            if (run->skip_trace) {
+                run->skip_trace = false;
+            } else if (!run->env.trace(run->env.opaque, run, w, insn)) {
+                run->skip_trace = true;
+                return TWS_PAUSE;
+            }
+        }
+        if (run->fcache[idx].kind && !tracing) {
+            continue;       /* just decoded: take the fast path */
+        }
+        n++;
+
+        m = w->mask;
+        if (insn->pred != TPRED_ALWAYS && !op_ignores_pred(insn->op)) {
+            m &= tesla_pred_mask(w, insn->pred, insn->pred_c);
+        }
+
+        switch (insn->op) {
+        case TOP_IADD:
+        case TOP_IMUL16:
+        case TOP_IMUL24:
+        case TOP_IMAD:
+        case TOP_SAD:
+        case TOP_IMIN:
+        case TOP_IMAX:
+        case TOP_ISET:
+        case TOP_LOGOP:
+        case TOP_SHL:
+        case TOP_SHR:
+            if (m) {
+                ok = tesla_exec_int(w, insn, m);
+            }
+            break;
+        case TOP_MOV:
+        case TOP_MOV_FROM_C:
+        case TOP_MOV_TO_C:
+        case TOP_MOV_FROM_A:
+        case TOP_SHL_A:
+        case TOP_ADD_A:
+        case TOP_MOV_FROM_SR:
+        case TOP_VOTE:
+            if (m) {
+                ok = tesla_exec_data(w, insn, m);
+            }
+            break;
+        case TOP_LD:
+        case TOP_ST:
+        case TOP_LD_LOCK:
+        case TOP_ST_UNLOCK:
+        case TOP_ATOM:
+        case TOP_RED:
+            if (m) {
+                ok = tesla_exec_mem(w, insn, m);
+            }
+            break;
+        case TOP_FADD:
+        case TOP_FMUL:
+        case TOP_FMAD:
+        case TOP_FMIN:
+        case TOP_FMAX:
+        case TOP_FSET:
+        case TOP_FSLCT:
+        case TOP_RCP:
+        case TOP_RSQRT:
+        case TOP_LG2:
+        case TOP_SIN:
+        case TOP_COS:
+        case TOP_EX2:
+        case TOP_PRESIN:
+        case TOP_PREEX2:
+        case TOP_CVT:
+        case TOP_DFMA:
+        case TOP_DADD:
+        case TOP_DMUL:
+        case TOP_DMIN:
+        case TOP_DMAX:
+        case TOP_DSET:
+            if (m) {
+                ok = tesla_exec_float(w, insn, m);
+            }
+            break;
+        case TOP_QUADOP:
+        case TOP_INTERP:
+        case TOP_TEX:
+        case TOP_EMIT:
+        case TOP_RESTART:
+        case TOP_EMIT_RESTART:
+        case TOP_PMEVENT:
+            if (m) {
+                ok = tesla_exec_misc(w, insn, m);
+            }
+            break;
+        case TOP_NOP:
+            break;
+        case TOP_DISCARD:
+        case TOP_BRA:
+        case TOP_BRA_C:
+        case TOP_CALL:
+        case TOP_RET:
+        case TOP_PREBRK:
+        case TOP_BRK:
+        case TOP_PRERET:
+        case TOP_QUADON:
+        case TOP_QUADPOP:
+        case TOP_BAR:
+        case TOP_TRAP:
+        case TOP_JOINAT:
+        case TOP_BRKPT:
+            cr = tesla_exec_ctrl(w, insn, m);
+            break;
+        default:
+            tesla_warp_trap(w, TESLA_ERR_ILLEGAL_OPCODE,
+                            "no execution for op %u", insn->op);
+            SYNC_COUNT();
+            return TWS_TRAP;
+        }
+        if (unlikely(!ok || cr == TCR_TRAP)) {
+            SYNC_COUNT();
+            return TWS_TRAP;
+        }
+        if (cr != TCR_JUMPED && cr != TCR_BARRIER) {
+            w->pc += insn->len;
+        }
+        if (unlikely(insn->post != TPOST_NONE)) {
+            TeslaCtrlResult pr = tesla_exec_post(w, insn);
+
+            if (pr == TCR_TRAP) {
+                SYNC_COUNT();
+                return TWS_TRAP;
+            }
+        }
+        if (unlikely(cr == TCR_BARRIER)) {
+            SYNC_COUNT();
+            return TWS_BARRIER;
+        }
+    }
+    SYNC_COUNT();
+    return TWS_DONE;
+#undef SYNC_COUNT
+}
+
+/* --- inspection ------------------------------------------------------------ */
+
+uint32_t tesla_warp_pc(const TeslaWarp *w)
+{
+    return w->pc;
+}
+
+uint32_t tesla_warp_active(const TeslaWarp *w)
+{
+    return w->mask;
+}
+
+unsigned tesla_warp_index(const TeslaWarp *w)
+{
+    return w->index;
+}
+
+unsigned tesla_warp_first_thread(const TeslaWarp *w)
+{
+    return w->first_thread;
+}
+
+uint32_t tesla_warp_reg(const TeslaWarp *w, unsigned lane, unsigned reg)
+{
+    if (lane >= TESLA_WARP_SIZE || reg >= TESLA_MAX_GPRS) {
+        return 0;
+    }
+    return warp_rrow(w, reg)[lane];
+}
+
+uint32_t tesla_warp_areg(const TeslaWarp *w, unsigned lane, unsigned idx)
+{
+    if (lane >= TESLA_WARP_SIZE || idx >= 8) {
+        return 0;
+    }
+    return w->a[idx][lane];
+}
+
+uint32_t tesla_warp_flags(const TeslaWarp *w, unsigned lane, unsigned c)
+{
+    if (lane >= TESLA_WARP_SIZE || c >= 4) {
+        return 0;
+    }
+    return w->c[c][lane];
+}
+
+unsigned tesla_warp_stack_depth(const TeslaWarp *w)
+{
+    return w->nstack;
+}
+
+void tesla_warp_init_tables(void)
+{
+    pred_init();
+    fast_init();
+}

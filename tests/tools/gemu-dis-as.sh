@@ -1,0 +1,90 @@
+#!/bin/sh
+# Command-line tests of gemu-dis and gemu-as: listing format, input forms,
+# option and file errors, assembling a file and reading it back.
+#
+#   GEMU_BUILD  the build directory (default: build)
+#
+# SPDX-License-Identifier: MIT
+set -u
+build=${GEMU_BUILD:-build}
+dis=$(cd "$build" && pwd)/gemu-dis
+as=$(cd "$build" && pwd)/gemu-as
+pass=0
+fail=0
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() {
+    # check NAME EXPECTED ACTUAL
+    if test "$2" = "$3"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL: $1"
+        echo "  expected: $2"
+        echo "  got:      $3"
+        fail=$((fail + 1))
+    fi
+}
+
+# listing: address, words (a short insn's second column blank), text
+out=$(printf '20000005 0x04000781 10008404\n' | "$dis" -m tesla -V g84 -O cp)
+exp="00000000: 20000005 04000781     exit add b32 \$r1 \$r0 \$r0
+00000008: 10008404              mov b32 \$r1 \$r2"
+check "hex listing" "$exp" "$out"
+
+# raw binary input and a base address
+printf '\004\204\000\020' > "$tmp/one.bin"
+out=$("$dis" -b -a 100 "$tmp/one.bin")
+check "binary input" "00000100: 10008404              mov b32 \$r1 \$r2" "$out"
+
+# a variant lacking an instruction shows envydis' markers
+out=$(echo 'b0000002' | "$dis" -V g80)
+check "variant gating" "00000000: b0000002              ??? [unknown: b0000002] [unknown instruction]" "$out"
+
+# errors: exit status 2 and a message
+"$dis" -m usse </dev/null >/dev/null 2>"$tmp/err"
+check "bad -m status" 2 $?
+grep -q 'unsupported architecture' "$tmp/err"
+check "bad -m message" 0 $?
+"$dis" -V g99 </dev/null >/dev/null 2>&1
+check "bad -V" 2 $?
+"$dis" "$tmp/missing" >/dev/null 2>&1
+check "missing file" 2 $?
+echo 'zz12' | "$dis" >/dev/null 2>&1
+check "bad hex word" 2 $?
+"$dis" -q </dev/null >/dev/null 2>&1
+check "bad option" 2 $?
+
+# assemble a file with labels, binary out, read back
+cat > "$tmp/p.s" <<'EOS'
+// copy and exit
+start:
+    mov b32 $r1 $r2
+    (e $c0) bra start
+    exit nop
+EOS
+"$as" -m tesla -V g84 -O cp "$tmp/p.s" -o "$tmp/p.bin"
+check "gemu-as status" 0 $?
+out=$("$dis" -b "$tmp/p.bin" | sed 's/^[^ ]* [0-9a-f ]*     //')
+exp="mov b32 \$r1 \$r2
+(e \$c0) bra 0x0
+exit nop"
+check "assemble and disassemble" "$exp" "$out"
+out=$("$as" -x "$tmp/p.s")
+exp="10000405 0403c780
+10000003 00000100
+f0000001 e0000781"
+check "hex output" "$exp" "$out"
+
+# an error names file and line
+printf 'nop\nfrob $r1\n' > "$tmp/bad.s"
+"$as" "$tmp/bad.s" -o "$tmp/bad.bin" 2>"$tmp/err"
+check "gemu-as error status" 1 $?
+grep -q "bad.s:2: " "$tmp/err"
+check "gemu-as error names file:line" 0 $?
+"$as" -m usse "$tmp/p.s" >/dev/null 2>&1
+check "gemu-as bad -m" 2 $?
+
+echo "gemu-dis-as: $pass passed, $fail failed"
+test "$fail" -eq 0
