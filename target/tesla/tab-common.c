@@ -334,15 +334,16 @@ TESLA_TABLE_GLOBAL(tesla_t_lldst,
     TE(0x0000000000000000ull, 0x0000000800000000ull, AT(LDST)),
     TE(0x00000008000001fcull, 0x00000008000001fcull, AT(DISCARDOP(RO_DST))),
     TE(0x0000000800000000ull, 0x0000000800000000ull,
-       AT(MEM(tesla_m_out32, RO_DST))),
+       AT(SET(RO_MTYPE, TTYPE_B32), MEM(tesla_m_out32, RO_DST))),
     TE(0, 0, AT(UNK)),
 );
 
 TESLA_TABLE_GLOBAL(tesla_t_llhdst,
     TE(0x0000000000000000ull, 0x0000000800000000ull, AT(LHDST)),
     TE(0x00000008000001fcull, 0x00000008000001fcull, AT(DISCARDOP(RO_DST))),
+    /* a 16-bit result to o[] is written to both halves of the word */
     TE(0x0000000800000000ull, 0x0000000800000000ull,
-       AT(MEM(tesla_m_out16, RO_DST))),
+       AT(SET(RO_MTYPE, TTYPE_B16), MEM(tesla_m_out16, RO_DST))),
     TE(0, 0, AT(UNK)),
 );
 
