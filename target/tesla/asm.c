@@ -830,6 +830,7 @@ typedef struct AsmItem {
     char *text;
     AsmLine *l;
     int size;
+    int forced_by;      /* line of the long instruction that made it long */
 } AsmItem;
 
 /* Remove comments from @s (in place). */
@@ -937,6 +938,15 @@ bool tesla_assemble(TeslaVariant v, TeslaProgType p, const char *src,
         for (unsigned i = 0; i < items->len; i++) {
             AsmItem *it = g_ptr_array_index(items, i);
             it->size = assemble_line(&c, it->l, out);
+            if (!it->size && it->forced_by) {
+                *err = g_strdup_printf("line %d: this instruction has no "
+                                       "long form, but the long instruction "
+                                       "on line %d after it must start at an "
+                                       "even word address (put another "
+                                       "short instruction between them)",
+                                       it->lineno, it->forced_by);
+                goto out;
+            }
             if (!it->size) {
                 g_autofree char *e = no_encoding(&c, it->text);
                 *err = g_strdup_printf("line %d: %s", it->lineno, e);
@@ -951,6 +961,7 @@ bool tesla_assemble(TeslaVariant v, TeslaProgType p, const char *src,
                     goto out;
                 }
                 prev->l->force_long = true;
+                prev->forced_by = it->lineno;
                 again = true;
                 break;
             }

@@ -219,6 +219,21 @@ START_TEST(asm_errors)
                               &err));
     ck_assert_msg(strstr(err, "twice"), "%s", err);
     g_free(err);
+    /*
+     * A short-only spelling before a long instruction cannot be made long:
+     * the error names both lines; with a short filler it assembles.
+     */
+    ck_assert(!tesla_assemble(TESLA_G84, TESLA_PROG_CP,
+                              "add sat b32 $r6 $r2 $r3\nexit nop\n", w,
+                              &err));
+    ck_assert_msg(g_str_has_prefix(err, "line 1: ") &&
+                  strstr(err, "line 2"), "%s", err);
+    g_free(err);
+    g_array_set_size(w, 0);
+    ck_assert(tesla_assemble(TESLA_G84, TESLA_PROG_CP,
+                             "add sat b32 $r6 $r2 $r3\n"
+                             "add b32 $r1 $r1 $r1\nexit nop\n", w, &err));
+    ck_assert_uint_eq(w->len, 4);
     /* vote needs G200; $r128 does not exist; odd branch target */
     ck_assert_int_eq(tesla_assemble_insn(TESLA_G84, TESLA_PROG_CP,
                                          "vote any $c0", 0, out, &err), 0);
