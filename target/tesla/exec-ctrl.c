@@ -36,6 +36,8 @@ static bool push(TeslaWarp *w, unsigned type, uint32_t pc, uint32_t mask)
     w->stack[w->nstack].type = type;
     w->stack[w->nstack].pc = pc;
     w->stack[w->nstack].mask = mask;
+    w->stack[w->nstack].arrived = 0;
+    w->stack[w->nstack].after = 0;
     w->nstack++;
     return true;
 }
@@ -72,15 +74,22 @@ bool tesla_warp_path_end(TeslaWarp *w)
             w->mask = running(w, live);
             w->pc = e->pc;
             break;
-        case TSTK_JOINAT:
-            /* Keep the entry: the join at e->pc pops it. */
-            if (running(w, live)) {
-                w->mask = running(w, live);
+        case TSTK_JOINAT: {
+            uint32_t r = running(w, live);
+
+            if (r & ~e->arrived) {
+                /* Threads still to reach the join: the join there pops
+                   the entry. */
+                w->mask = r & ~e->arrived;
                 w->pc = e->pc;
             } else {
+                /* Everyone left already executed the join. */
                 w->nstack--;
+                w->mask = r;
+                w->pc = e->after;
             }
             break;
+        }
         case TSTK_PREBRK:
             w->nstack--;
             w->brk &= ~e->mask;
@@ -129,8 +138,11 @@ static TeslaCtrlResult bra_c(TeslaWarp *w, const TeslaInsn *insn)
     uint32_t rest = w->mask;
     uint32_t first_t;
     uint32_t first_m = 0;
+    TeslaOperand src = insn->src[0];
 
-    if (!tesla_fetch_mem(w, &insn->src[0], w->mask, tgt)) {
+    /* UNVERIFIED: the c[] word is the 32-bit target byte address. */
+    src.mtype = TTYPE_B32;
+    if (!tesla_fetch_mem(w, &src, w->mask, tgt)) {
         return TCR_TRAP;
     }
     tesla_postinc(w, insn, w->mask);

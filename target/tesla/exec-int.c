@@ -365,7 +365,7 @@ bool tesla_exec_data(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
     case TOP_MOV: {
         FETCH(a, 0, b0);
 
-        if (insn->lanemask && (insn->lanemask & 0xf) != 0xf) {
+        if ((insn->lanemask & 0xf) != 0xf) {
             m &= quad_lanes(insn->lanemask);
         }
         tesla_postinc(w, insn, m);

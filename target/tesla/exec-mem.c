@@ -103,6 +103,56 @@ static bool flat_rw(uint8_t *base, uint64_t size, uint32_t addr, unsigned n,
     return true;
 }
 
+/*
+ * A space that is a flat host buffer for this warp: lane l's byte a is at
+ * base + l * stride + a for a + size <= limit.  False: use space_rw().
+ */
+typedef struct TeslaFlat {
+    uint8_t *base;
+    uint64_t limit;
+    size_t stride;
+} TeslaFlat;
+
+static inline bool flat_space(TeslaWarp *w, unsigned space, unsigned idx,
+                              TeslaFlat *fs)
+{
+    TeslaRun *run = w->run;
+    const TeslaEnv *env = &run->env;
+    const TeslaMemSpace *ms;
+
+    fs->stride = 0;
+    switch (space) {
+    case TSPACE_S:
+        fs->base = run->shared;
+        fs->limit = env->shared_bytes;
+        return fs->base != NULL;
+    case TSPACE_L:
+        fs->base = w->local;
+        fs->limit = env->local_bytes;
+        fs->stride = env->local_bytes;
+        return fs->base != NULL;
+    case TSPACE_G:
+        ms = &env->g[idx & 15];
+        break;
+    case TSPACE_C:
+        ms = &env->c[idx & 15];
+        break;
+    default:
+        return false;
+    }
+    fs->base = ms->data;
+    fs->limit = ms->size;
+    return fs->base != NULL;
+}
+
+static inline uint8_t *flat_at(const TeslaFlat *fs, uint32_t addr,
+                               unsigned size, unsigned lane)
+{
+    addr &= ~(size - 1);
+    return (uint64_t)addr + size <= fs->limit ?
+           fs->base + lane * fs->stride + addr : NULL;
+}
+
 static bool space_rw(TeslaWarp *w, unsigned space, unsigned idx,
                      uint32_t addr, unsigned size, unsigned lane, void *buf,
                      bool write)
@@ -243,6 +293,8 @@ bool tesla_fetch_mem(TeslaWarp *w, const TeslaOperand *o, uint32_t m,
 {
     unsigned size = tesla_type_size(o->mtype);
     uint8_t b[16];
+    TeslaFlat fs = { 0 };
+    bool flat;
 
     if (size > 4) {
         size = 4;
@@ -261,13 +313,29 @@ bool tesla_fetch_mem(TeslaWarp *w, const TeslaOperand *o, uint32_t m,
         }
         return true;
     }
+    flat = flat_space(w, o->space, o->space_idx, &fs);
     for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        uint32_t addr;
+        const uint8_t *hp;
+
         if (!(m & (1u << l))) {
             buf[l] = 0;
             continue;
         }
-        if (!tesla_mem_read(w, o->space, o->space_idx,
-                            tesla_mem_addr(w, o, l), size, l, b)) {
+        addr = tesla_mem_addr(w, o, l);
+        hp = flat ? flat_at(&fs, addr, size, l) : NULL;
+        if (likely(hp)) {
+            if (size == 4) {
+                uint32_t x;
+
+                memcpy(&x, hp, 4);
+                buf[l] = GUINT32_FROM_LE(x);
+            } else {
+                buf[l] = extend(hp, o->mtype);
+            }
+            continue;
+        }
+        if (!tesla_mem_read(w, o->space, o->space_idx, addr, size, l, b)) {
             return false;
         }
         buf[l] = extend(b, o->mtype);
@@ -325,6 +393,8 @@ static bool exec_st(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
     unsigned nregs = opnd_regs(src);
     uint32_t vbuf[TESLA_WARP_SIZE];
     const uint32_t *v = NULL;
+    TeslaFlat fs = { 0 };
+    bool flat;
 
     if (nregs == 1) {
         v = tesla_fetch(w, src, m, vbuf);
@@ -332,11 +402,27 @@ static bool exec_st(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
             return false;
         }
     }
+    flat = nregs == 1 && size <= 4 && dst->space != TSPACE_C &&
+           flat_space(w, dst->space, dst->space_idx, &fs);
     for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
         uint8_t b[16];
 
         if (!(m & (1u << l))) {
             continue;
+        }
+        if (flat) {
+            uint8_t *hp = flat_at(&fs, tesla_mem_addr(w, dst, l), size, l);
+
+            if (likely(hp)) {
+                uint32_t x = GUINT32_TO_LE(v[l]);
+
+                if (size == 4) {
+                    memcpy(hp, &x, 4);
+                } else {
+                    memcpy(hp, &x, size);
+                }
+                continue;
+            }
         }
         if (nregs == 1) {
             uint32_t x = GUINT32_TO_LE(v[l]);
@@ -359,7 +445,7 @@ static bool exec_st(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
     return true;
 }
 
-/* --- s[] lock (G200) ------------------------------------------------------- */
+/* --- s[] lock (G200) ---------------------------------------------------- */
 
 static int lock_find(TeslaRun *run, uint32_t addr)
 {

@@ -253,6 +253,13 @@ typedef struct TeslaTex {
  *   is TeslaInsn.bar.
  * - 16-bit halves are TOPND_HREG; immediates of b16 ops keep their 32 bits
  *   as encoded (the interpreter truncates).
+ * - Integer ops: TMOD_B32 = 32-bit (else 16-bit), TMOD_SIGNED = signed;
+ *   mul24/mad: stype U16/S16/U24/S24 is the multiply; a 16-bit multiply
+ *   source also carries its own signedness in src[i].mtype (U16/S16, on
+ *   register and immediate operands too).  A 16-bit c[] source has a
+ *   16-bit mtype (it is read as a half-word at its 2-scaled offset).
+ * - f32: neg/abs on the operand; mad's negated product / addend are
+ *   TMOD_NEG_PROD / TMOD_NEG_ADD; slct's neg is TMOD_SLCT_NEG.
  */
 typedef struct TeslaInsn {
     uint32_t addr;      /* byte address in the code space */

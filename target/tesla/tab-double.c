@@ -34,7 +34,8 @@ TESLA_FLAG1(negadd, 59, MOD("neg", TMOD_NEG_ADD));
         TE(2ull << (shift), 3ull << (shift), \
            AT(NA("rp", RO_RND, TRND_RP))), \
         TE(3ull << (shift), 3ull << (shift), \
-           AT(NA("rz", RO_RND, TRND_RZ))))
+           AT(NA("rz", RO_RND, TRND_RZ))), \
+        TE(0, 0, AT(UNK)))
 RNDTAB(rnd_fma, 54);
 RNDTAB(rnd_add, 16);
 RNDTAB(rnd_mul, 49);
@@ -48,6 +49,7 @@ TESLA_TABLE(setf,
     CMPE(0x8, "u"), CMPE(0x9, "lu"), CMPE(0xa, "eu"), CMPE(0xb, "leu"),
     CMPE(0xc, "gu"), CMPE(0xd, "lgu"), CMPE(0xe, "geu"),
     CMPE(0xf, "always"),
+    TE(0, 0, AT(UNK)),
 );
 
 #define OP2(op2)    (((uint64_t)(op2) << 61) | 0xe0000000ull)

@@ -220,7 +220,7 @@ TESLA_TABLE(i_long_add,
           T(tesla_t_addcond))),
 );
 
-/* the opcode 3 forms: set, max, min, shl, shr (after add) */
+/* opcode 3: add (subr/addc, bit 28 set), then set, max, min, shl, shr */
 #define L3(v, op_, ...) TE(v, 0xe4000000f0000000ull, .op = op_, AT(__VA_ARGS__))
 TESLA_TABLE(i_long_op3,
     TE(0x0000000030000000ull, 0xe0000000f0000000ull, AT(T(i_long_add))),

@@ -120,12 +120,14 @@ TESLA_TABLE(cvt_rnd,
     TE(0x0002000000000000ull, RNDM, AT(NA("rm", RO_RND, TRND_RM))),
     TE(0x0004000000000000ull, RNDM, AT(NA("rp", RO_RND, TRND_RP))),
     TE(0x0006000000000000ull, RNDM, AT(NA("rz", RO_RND, TRND_RZ))),
+    TE(0, 0, AT(UNK)),
 );
 TESLA_TABLE(cvt_rint,
     TE(0x0000000000000000ull, RNDM, AT(NA("rni", RO_RND, TRND_RNI))),
     TE(0x0002000000000000ull, RNDM, AT(NA("rmi", RO_RND, TRND_RMI))),
     TE(0x0004000000000000ull, RNDM, AT(NA("rpi", RO_RND, TRND_RPI))),
     TE(0x0006000000000000ull, RNDM, AT(NA("rzi", RO_RND, TRND_RZI))),
+    TE(0, 0, AT(UNK)),
 );
 #define RND         T(cvt_rnd)
 #define RINT        T(cvt_rint)
@@ -152,6 +154,7 @@ TESLA_TABLE(cvt_isrc,
     TE(0x0001400000000000ull, ISM, AT(ST("s32", TTYPE_S32), SRC_W)),
     TE(0x0001800000000000ull, ISM, AT(ST("s8", TTYPE_S8), SRC_B)),
     TE(0x0001c00000000000ull, ISM, AT(ST("s8", TTYPE_S8), LSRC)),
+    TE(0, 0, AT(UNK)),
 );
 #define ISRC        T(cvt_isrc)
 

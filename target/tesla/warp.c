@@ -13,6 +13,9 @@
 #include "gemu/log.h"
 #include "target/tesla/warp.h"
 #include "target/tesla/fpu.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* --- predicates ----------------------------------------------------------- */
 
@@ -72,16 +75,70 @@ static void pred_init(void)
     done = true;
 }
 
-uint32_t tesla_pred_mask(const TeslaWarp *w, unsigned pred, unsigned c)
+/* Lanes whose flags have bit @bit set. */
+static inline uint32_t flag_plane(const uint8_t *fl, unsigned bit)
 {
-    uint32_t t = pred_truth[pred & 31];
-    const uint8_t *fl = w->c[c & 3];
+#ifdef __SSE2__
+    __m128i lo = _mm_loadu_si128((const __m128i *)fl);
+    __m128i hi = _mm_loadu_si128((const __m128i *)(fl + 16));
+
+    /* Move the bit to the top of each byte (16-bit shifts keep bytes
+       apart for counts below 8), then gather the tops. */
+    lo = _mm_slli_epi16(lo, 7 - bit);
+    hi = _mm_slli_epi16(hi, 7 - bit);
+    return (uint32_t)_mm_movemask_epi8(lo) |
+           (uint32_t)_mm_movemask_epi8(hi) << 16;
+#else
     uint32_t m = 0;
 
     for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
-        m |= ((t >> (fl[l] & 15)) & 1) << l;
+        m |= ((fl[l] >> bit) & 1u) << l;
     }
     return m;
+#endif
+}
+
+uint32_t tesla_pred_mask(const TeslaWarp *w, unsigned pred, unsigned c)
+{
+    const uint8_t *fl = w->c[c & 3];
+    uint32_t z = flag_plane(fl, 0), s = flag_plane(fl, 1);
+    uint32_t cy, o;
+
+    /* The same formulas as pred_eval(), on 32 lanes at once. */
+    switch (pred & 31) {
+    case 0x00: return 0;
+    case 0x02: return z & ~s;
+    case 0x05: return ~z;
+    case 0x07: return ~z | ~s;
+    case 0x08: return z & s;
+    case 0x0a: return z;
+    case 0x0d: return ~z | s;
+    case 0x0f: return WARP_FULL;
+    case 0x13: return s;
+    case 0x1c: return ~s;
+    default:
+        break;
+    }
+    cy = flag_plane(fl, 2);
+    o = flag_plane(fl, 3);
+    switch (pred & 31) {
+    case 0x01: return (s & ~z) ^ o;
+    case 0x03: return s ^ (z | o);
+    case 0x04: return ~z & ~(s ^ o);
+    case 0x06: return ~(s ^ o);
+    case 0x09: return s ^ o;
+    case 0x0b: return z | (s ^ o);
+    case 0x0c: return ~s ^ (z | o);
+    case 0x0e: return (~s | z) ^ o;
+    case 0x10: return o;
+    case 0x11: return cy;
+    case 0x12: return ~z & cy;
+    case 0x1d: return z | ~cy;
+    case 0x1e: return ~cy;
+    case 0x1f: return ~o;
+    default:
+        return 0;   /* 0x14-0x1b: see pred_eval() */
+    }
 }
 
 /* --- traps ------------------------------------------------------------ */
@@ -304,7 +361,7 @@ void tesla_postinc(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
     }
 }
 
-/* --- decode cache ---------------------------------------------------------- */
+/* --- decode cache ------------------------------------------------------- */
 
 static const TeslaInsn *insn_at(TeslaWarp *w, uint32_t pc)
 {
@@ -330,7 +387,7 @@ static const TeslaInsn *insn_at(TeslaWarp *w, uint32_t pc)
 }
 
 
-/* --- the fast path ----------------------------------------------------------- */
+/* --- the fast path -------------------------------------------------------- */
 
 /*
  * Common ALU instructions on registers and one immediate, with explicit
@@ -354,7 +411,10 @@ enum {
  * taking vectors are static and inlined, so the ABI note GCC gives for
  * 32-byte vectors without AVX does not apply.
  */
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wunknown-warning-option"
+#pragma clang diagnostic ignored "-Wpsabi"
+#elif defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 #define VL 8
@@ -374,6 +434,12 @@ typedef uint64_t TeslaVQ __attribute__((vector_size(8 * VL)));
 #define FAST_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define FAST_CLONES
+#endif
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_FMAD_FMA 1
+static bool have_fma;
 #endif
 
 static inline TeslaV vld(const uint32_t *p)
@@ -399,6 +465,10 @@ static inline TeslaV lane_mask(uint32_t m, unsigned k)
 
 static void fast_init(void)
 {
+#ifdef HAVE_FMAD_FMA
+    __builtin_cpu_init();
+    have_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
     for (unsigned n = 0; n < 256; n++) {
         for (unsigned j = 0; j < VL; j++) {
             byte_mask[n][j] = (n >> j) & 1 ? 0xffffffffu : 0;
@@ -457,7 +527,7 @@ void tesla_fast_classify(TeslaRun *run, size_t idx)
     f->am = f->bm = f->cm = 0xffffffffu;
     switch (i->op) {
     case TOP_MOV:
-        if (b32 && (i->lanemask == 0 || (i->lanemask & 0xf) == 0xf) &&
+        if (b32 && (i->lanemask & 0xf) == 0xf &&
             i->nsrc == 1) {
             kind = TFK_MOV;
             /* the source goes to b */
@@ -557,14 +627,15 @@ static inline TeslaV f32_ftz_v(TeslaV x)
 {
     TeslaV e = (TeslaV)((x & 0x7f800000u) != 0);
 
-    return (x & e) | (x & ~e & 0x80000000u);
+    return x & (e | 0x80000000u);
 }
 
 static inline TeslaV f32_canon_nan_v(TeslaV x)
 {
-    TeslaV nan = (TeslaV)((x & 0x7fffffffu) > 0x7f800000u);
+    /* signed compare: both sides are below 2^31 */
+    TeslaV nan = (TeslaV)((TeslaVS)(x & 0x7fffffffu) > 0x7f800000);
 
-    return (x & ~nan) | (nan & 0x7fffffffu);
+    return (x & ~nan) | (nan >> 1);
 }
 
 static inline TeslaVF as_f(TeslaV v)
@@ -583,20 +654,72 @@ static inline TeslaV as_u(TeslaVF f)
     return v;
 }
 
+/* Whether any bit of a 32- or 64-byte vector is set. */
+static inline bool v_any32(TeslaV v)
+{
+#ifdef __SSE2__
+    __m128i x[2];
+
+    memcpy(x, &v, sizeof(x));
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(x[0], x[1]),
+                                            _mm_setzero_si128())) != 0xffff;
+#else
+    uint64_t x[4], r;
+
+    memcpy(x, &v, sizeof(x));
+    r = x[0] | x[1] | x[2] | x[3];
+    return r != 0;
+#endif
+}
+
+/* dst[l] = fl[l] (values 0-15) for the lanes in m. */
+static inline void flags_store(uint8_t *dst, const uint32_t *fl, uint32_t m)
+{
+#ifdef __SSE2__
+    __m128i p[4], b0, b1;
+
+    for (unsigned i = 0; i < 4; i++) {
+        p[i] = _mm_packs_epi32(_mm_loadu_si128((const __m128i *)fl + 2 * i),
+                               _mm_loadu_si128((const __m128i *)fl + 2 * i
+                                               + 1));
+    }
+    b0 = _mm_packus_epi16(p[0], p[1]);
+    b1 = _mm_packus_epi16(p[2], p[3]);
+    if (likely(m == WARP_FULL)) {
+        _mm_storeu_si128((__m128i *)dst, b0);
+        _mm_storeu_si128((__m128i *)(dst + 16), b1);
+        return;
+    }
+    {
+        uint8_t tmp[TESLA_WARP_SIZE];
+
+        _mm_storeu_si128((__m128i *)tmp, b0);
+        _mm_storeu_si128((__m128i *)(tmp + 16), b1);
+        warp_blend8(dst, tmp, m);
+    }
+#else
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        if (m & (1u << l)) {
+            dst[l] = fl[l];
+        }
+    }
+#endif
+}
+
 /* fmad on VL lanes via doubles; false if a lane needs the exact path. */
-static inline bool fmad_v(TeslaV a, TeslaV b, TeslaV c, TeslaV *out)
+static inline bool fmad_v(TeslaV a, TeslaV b, TeslaV c, TeslaV lm,
+                          TeslaV *out)
 {
     TeslaV ea = a & 0x7f800000u, eb = b & 0x7f800000u, ec = c & 0x7f800000u;
-    TeslaV ok = (TeslaV)((ea != 0) & (eb != 0) & (ec != 0) &
-                         (ea != 0x7f800000u) & (eb != 0x7f800000u) &
-                         (ec != 0x7f800000u));
+    TeslaV bad = (TeslaV)((ea == 0) | (eb == 0) | (ec == 0) |
+                          (ea == 0x7f800000u) | (eb == 0x7f800000u) |
+                          (ec == 0x7f800000u)) & lm;
     TeslaVD p, s;
     TeslaVQ pq;
+    TeslaV r;
 
-    for (unsigned j = 0; j < VL; j++) {
-        if (!ok[j]) {
-            return false;
-        }
+    if (v_any32(bad)) {
+        return false;
     }
     /* The product is exact in double; truncate it to 24 bits. */
     p = __builtin_convertvector(as_f(a), TeslaVD) *
@@ -605,14 +728,96 @@ static inline bool fmad_v(TeslaV a, TeslaV b, TeslaV c, TeslaV *out)
     pq &= ~(uint64_t)0x1fffffff;
     memcpy(&p, &pq, sizeof(p));
     s = p + __builtin_convertvector(as_f(c), TeslaVD);
-    for (unsigned j = 0; j < VL; j++) {
-        if (!(s[j] >= 0x1p-125 || s[j] <= -0x1p-125)) {
-            return false;
-        }
+    r = as_u(__builtin_convertvector(s, TeslaVF));
+    /*
+     * Results below 2^-125 take the exact path (the hardware rounds to an
+     * unbounded exponent before flushing); above, one rounding of the
+     * double sum is the hardware's.
+     */
+    if (v_any32((TeslaV)((r & 0x7f800000u) < 0x01000000u) & lm)) {
+        return false;
     }
-    *out = as_u(__builtin_convertvector(s, TeslaVF));
+    *out = r;
     return true;
 }
+
+/*
+ * fmad of a whole warp with AVX2 + FMA (x86-64 hosts that have them):
+ * the truncated product is the float product stepped one ulp toward zero
+ * when the exact error (from fma) has the other sign.  False (nothing
+ * written) when some lane needs the exact path.
+ */
+#ifdef HAVE_FMAD_FMA
+__attribute__((target("avx2,fma")))
+static bool fmad_fma(const uint32_t *a, const uint32_t *b, const uint32_t *c,
+                     const TeslaFastInsn *f, uint32_t m, uint32_t *out)
+{
+    const __m256i expm = _mm256_set1_epi32(0x7f800000);
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i bad = zero, badall = zero;
+    __m256i lmask[NV];
+    __m256 r[NV];
+
+    for (unsigned k = 0; k < NV; k++) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(a + VL * k));
+        __m256i y = _mm256_loadu_si256((const __m256i *)(b + VL * k));
+        __m256i z = _mm256_loadu_si256((const __m256i *)(c + VL * k));
+        __m256i ex, ey, ez, pi, adj, ep, er;
+        __m256 p, e;
+
+        x = _mm256_xor_si256(_mm256_and_si256(x, _mm256_set1_epi32(f->am)),
+                             _mm256_set1_epi32(f->ax));
+        y = _mm256_xor_si256(_mm256_and_si256(y, _mm256_set1_epi32(f->bm)),
+                             _mm256_set1_epi32(f->bx));
+        z = _mm256_xor_si256(_mm256_and_si256(z, _mm256_set1_epi32(f->cm)),
+                             _mm256_set1_epi32(f->cx));
+        ex = _mm256_and_si256(x, expm);
+        ey = _mm256_and_si256(y, expm);
+        ez = _mm256_and_si256(z, expm);
+        /* inputs: normal and finite */
+        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(ex, zero));
+        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(ey, zero));
+        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(ez, zero));
+        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(ex, expm));
+        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(ey, expm));
+        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(ez, expm));
+        p = _mm256_mul_ps(_mm256_castsi256_ps(x), _mm256_castsi256_ps(y));
+        e = _mm256_fmsub_ps(_mm256_castsi256_ps(x), _mm256_castsi256_ps(y),
+                            p);
+        pi = _mm256_castps_si256(p);
+        /* the product: normal and finite too */
+        ep = _mm256_and_si256(pi, expm);
+        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(ep, zero));
+        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(ep, expm));
+        /* error of the other sign: step toward zero (magnitude - 1) */
+        adj = _mm256_srai_epi32(_mm256_xor_si256(_mm256_castps_si256(e), pi),
+                                31);
+        adj = _mm256_andnot_si256(
+            _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_castps_si256(e),
+                                                _mm256_set1_epi32(0x7fffffff)),
+                               zero), adj);
+        pi = _mm256_add_epi32(pi, adj);
+        r[k] = _mm256_add_ps(_mm256_castsi256_ps(pi),
+                             _mm256_castsi256_ps(z));
+        /* results below 2^-125 (or Inf/NaN: fine) take the exact path */
+        er = _mm256_and_si256(_mm256_castps_si256(r[k]), expm);
+        bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(
+                                       _mm256_set1_epi32(0x01000000), er));
+        /* only the lanes that execute matter */
+        lmask[k] = _mm256_loadu_si256((const __m256i *)&byte_mask[
+                                          (m >> (VL * k)) & 0xff]);
+        badall = _mm256_or_si256(badall, _mm256_and_si256(bad, lmask[k]));
+        bad = zero;
+    }
+    if (!_mm256_testz_si256(badall, badall)) {
+        return false;
+    }
+    for (unsigned k = 0; k < NV; k++) {
+        _mm256_storeu_ps((float *)(out + VL * k), r[k]);
+    }
+    return true;
+}
+#endif
 
 /* The fast kinds that need a result buffer (flags, fallbacks). */
 FAST_CLONES
@@ -627,8 +832,7 @@ static void fast_exec_other(TeslaWarp *w, const TeslaFastInsn *f, uint32_t m)
     switch (f->kind) {
     case TFK_ADD_CC:
     case TFK_SUB_CC: {
-        uint32_t fl[TESLA_WARP_SIZE];
-        uint8_t fl8[TESLA_WARP_SIZE];
+        uint32_t fl[TESLA_WARP_SIZE] __attribute__((aligned(32)));
         bool sub = f->kind == TFK_SUB_CC;
 
         for (unsigned k = 0; k < NV; k++) {
@@ -644,13 +848,10 @@ static void fast_exec_other(TeslaWarp *w, const TeslaFastInsn *f, uint32_t m)
                 o = (~(x ^ y) & (x ^ r)) >> 31;
             }
             res[k] = r;
-            vst(fl + VL * k, ((TeslaV)(r == 0) & TFL_Z) |
-                             ((r >> 31) << 1) | (cy & TFL_C) | (o << 3));
+            vst(fl + VL * k, ((TeslaV)(r == 0) & TFL_Z) | ((r >> 31) << 1) |
+                             (cy & TFL_C) | (o << 3));
         }
-        for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
-            fl8[l] = fl[l];
-        }
-        warp_blend8(w->c[f->cdst], fl8, m);
+        flags_store(w->c[f->cdst], fl, m);
         break;
     }
     case TFK_FADD:
@@ -668,32 +869,43 @@ static void fast_exec_other(TeslaWarp *w, const TeslaFastInsn *f, uint32_t m)
             TeslaV x = f32_ftz_v((vld(a + VL * k) & f->am) ^ f->ax);
             TeslaV y = f32_ftz_v((vld(b + VL * k) & f->bm) ^ f->bx);
             TeslaV r = as_u(as_f(x) * as_f(y));
-            TeslaV tiny = (TeslaV)((r & 0x7f800000u) == 0);
-
-            /* Results below 2^-126 follow the hardware's own rule. */
-            for (unsigned j = 0; j < VL; j++) {
-                slow |= tiny[j] != 0;
-            }
+            /* Denormal results follow the hardware's own rule. */
+            slow |= v_any32((TeslaV)(((r & 0x7f800000u) == 0) &
+                                     ((r & 0x007fffffu) != 0)) &
+                            lane_mask(m, k));
             res[k] = f32_canon_nan_v(r);
         }
         if (unlikely(slow)) {
             for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
-                res[l / VL][l % VL] =
+                res[l / VL][l % VL] = (m >> l) & 1 ?
                     tesla_f32_mul((a[l] & f->am) ^ f->ax,
-                                  (b[l] & f->bm) ^ f->bx, TRND_RN, 0);
+                                  (b[l] & f->bm) ^ f->bx, TRND_RN, 0) : 0;
             }
         }
         break;
     }
     case TFK_FMAD:
+#ifdef HAVE_FMAD_FMA
+        if (have_fma) {
+            uint32_t o[TESLA_WARP_SIZE];
+
+            if (fmad_fma(a, b, c, f, m, o)) {
+                for (unsigned k = 0; k < NV; k++) {
+                    res[k] = vld(o + VL * k);
+                }
+                break;
+            }
+        }
+#endif
         for (unsigned k = 0; k < NV; k++) {
             TeslaV x = (vld(a + VL * k) & f->am) ^ f->ax;
             TeslaV y = (vld(b + VL * k) & f->bm) ^ f->bx;
             TeslaV z = (vld(c + VL * k) & f->cm) ^ f->cx;
 
-            if (unlikely(!fmad_v(x, y, z, &res[k]))) {
+            if (unlikely(!fmad_v(x, y, z, lane_mask(m, k), &res[k]))) {
                 for (unsigned j = 0; j < VL; j++) {
-                    res[k][j] = tesla_f32_mad(x[j], y[j], z[j], 0);
+                    res[k][j] = (m >> (VL * k + j)) & 1 ?
+                                tesla_f32_mad(x[j], y[j], z[j], 0) : 0;
                 }
             }
         }
@@ -852,7 +1064,20 @@ TeslaCtrlResult tesla_exec_post(TeslaWarp *w, const TeslaInsn *insn)
         }
         e = &w->stack[w->nstack - 1];
         if (e->type == TSTK_BRANCH) {
-            /* Another path of this level has yet to arrive: run it. */
+            /* Another path of this level has yet to arrive: run it.  The
+               joinat entry remembers who is waiting at the join. */
+            for (unsigned k = w->nstack - 1; k-- > 0;) {
+                TeslaStackEntry *j = &w->stack[k];
+
+                if (j->type == TSTK_JOINAT) {
+                    j->arrived |= w->mask;
+                    j->after = insn->addr + insn->len;
+                    break;
+                }
+                if (j->type != TSTK_BRANCH) {
+                    break;
+                }
+            }
             w->nstack--;
             w->mask = e->mask & ~w->exited & ~w->brk & ~w->ret;
             w->pc = e->pc;
@@ -1103,7 +1328,7 @@ TeslaWarpStop tesla_warp_run(TeslaWarp *w, uint64_t slice)
 #undef SYNC_COUNT
 }
 
-/* --- inspection ------------------------------------------------------------ */
+/* --- inspection --------------------------------------------------------- */
 
 uint32_t tesla_warp_pc(const TeslaWarp *w)
 {

@@ -40,6 +40,10 @@ typedef struct TeslaStackEntry {
     uint32_t pc;
     uint32_t mask;
     uint32_t type;
+    /* joinat: threads that already executed the join instruction, and
+       the address after it */
+    uint32_t arrived;
+    uint32_t after;
 } TeslaStackEntry;
 
 /* Why tesla_warp_run() returned. */

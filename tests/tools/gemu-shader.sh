@@ -4,8 +4,9 @@
 # tests/tools/shader/ holds programs as text (NAME.hex: 32-bit hex words,
 # '#' comments; NAME.s: assembly for gemu-as, with the program type taken
 # from NAME.state's stage), state files (NAME.state) and the output each
-# must print (NAME.out).  bad/*.state are state files with a mistake; their first
-# line "# expect: MESSAGE" is what gemu-shader must say (exit status 2).
+# must print (NAME.out).  bad/*.state are state files with a mistake;
+# their first line "# expect: MESSAGE" is what gemu-shader must say (exit
+# status 2).
 #
 #   GEMU_BUILD  the build directory (default: build)
 #
@@ -108,6 +109,11 @@ run trap 1
 run unaligned 1
 run vertex-as-compute 1
 run fault 1
+if grep -q '^gemu-shader: trap in block 1, its warp 0' "$tmp/fault.err"; then
+    ok
+else
+    bad "fault: no block and warp on stderr"
+fi
 run local-none 1
 run loop 1 --max-insns 1000
 run loop 1 --max-insns=5000

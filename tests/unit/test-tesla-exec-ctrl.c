@@ -355,6 +355,72 @@ START_TEST(trace_pause)
 }
 END_TEST
 
+/* The other side of a branch exits: threads that already executed the
+   join instruction do not execute it again. */
+START_TEST(join_after_exit)
+{
+    TProg p;
+    TeslaInsn *i;
+
+    cp_init(&p, 32);
+    TP(&p, TOP_JOINAT, NONE, TGT(4));                   /* 0 */
+    test_bits(&p, 1);                                   /* 1 */
+    pred(TP(&p, TOP_BRA, NONE, TGT(6)), P_LG);          /* 2: odd -> 6 */
+    TP(&p, TOP_MOV, R(1), IMM(5));                      /* 3 */
+    i = TP(&p, TOP_IADD, R(2), R(2), IMM(1));           /* 4 */
+    i->post = TPOST_JOIN;
+    TP(&p, TOP_IADD, R(3), R(2), IMM(10));              /* 5 */
+    tp_exit(&p);                                        /* 6 */
+    tp_run_ok(&p);
+    for (unsigned t = 0; t < 32; t++) {
+        ck_assert_uint_eq(tp_reg(&p, t, 2), (t & 1) ? 0 : 1);
+        ck_assert_uint_eq(tp_reg(&p, t, 3), (t & 1) ? 0 : 11);
+    }
+    tp_done(&p);
+}
+END_TEST
+
+/* bar on a warp-count barrier: "bar sync 0 0x40" over two warps, with a
+   loop around it. */
+START_TEST(bar_loop)
+{
+    TProg p;
+    TeslaInsn *i;
+
+    cp_init(&p, 64);
+    p.env.shared_bytes = 0x100;
+    /* 3 rounds: s[tid*4] = round + tid; bar; r3 += s[(tid^63)*4]; bar */
+    TP(&p, TOP_SHL_A, AREG(1), R(0), IMM(2));                   /* 0 */
+    i = TP(&p, TOP_LOGOP, R(2), R(0), IMM(63));                 /* 1 */
+    i->logop = TLOGOP_XOR;
+    TP(&p, TOP_SHL_A, AREG(2), R(2), IMM(2));                   /* 2 */
+    TP(&p, TOP_PREBRK, NONE, TGT(14));                          /* 3 */
+    TP(&p, TOP_IADD, R(4), R(0), R(5));                         /* 4 */
+    TP(&p, TOP_ST, MEM(TSPACE_S, 0, TTYPE_B32, 1, 0), R(4));    /* 5 */
+    i = TP(&p, TOP_BAR, NONE);                                  /* 6 */
+    i->mods |= TMOD_BAR_INC | TMOD_BAR_WAIT;
+    i->src[0] = IMM(64);
+    i->nsrc = 1;
+    TP(&p, TOP_LD, R(6), MEM(TSPACE_S, 0, TTYPE_B32, 2, 0));    /* 7 */
+    TP(&p, TOP_IADD, R(3), R(3), R(6));                         /* 8 */
+    i = TP(&p, TOP_BAR, NONE);                                  /* 9 */
+    i->mods |= TMOD_BAR_INC | TMOD_BAR_WAIT | TMOD_BAR_ALL;
+    i = TP(&p, TOP_IADD, R(5), R(5), IMM(1));                   /* 10 */
+    i = TP(&p, TOP_IADD, DISC, R(5), IMM(3));                   /* 11 */
+    i->addop = TADDOP_SUB;
+    i->cdst = 0;
+    pred(TP0(&p, TOP_BRK), P_E);                                /* 12 */
+    TP(&p, TOP_BRA, NONE, TGT(4));                             /* 13 */
+    tp_exit(&p);
+    tp_run_ok(&p);
+    for (unsigned t = 0; t < 64; t++) {
+        /* sum over rounds 0..2 of (63 - t) + round */
+        ck_assert_uint_eq(tp_reg(&p, t, 3), 3 * (63 - t) + 3);
+    }
+    tp_done(&p);
+}
+END_TEST
+
 Suite *tesla_exec_ctrl_suite(void)
 {
     Suite *s = suite_create("tesla_exec_ctrl");
@@ -366,6 +432,8 @@ Suite *tesla_exec_ctrl_suite(void)
     tcase_add_test(tc, divergent_exit);
     tcase_add_test(tc, partial_warp);
     tcase_add_test(tc, bar_two_warps);
+    tcase_add_test(tc, join_after_exit);
+    tcase_add_test(tc, bar_loop);
     tcase_add_test(tc, bar_deadlock);
     tcase_add_test(tc, traps);
     tcase_add_test(tc, budget);

@@ -6,6 +6,7 @@
  */
 #include "gemu/osdep.h"
 #include "test-tesla-exec.h"
+#include "target/tesla/warp.h"
 
 enum { Z = 1, S = 2, C = 4, O = 8 };
 
@@ -266,6 +267,12 @@ START_TEST(logop_shift)
 }
 END_TEST
 
+static void cp_init_int(TProg *p)
+{
+    tp_init(p, TESLA_G84, TESLA_PROG_CP);
+    p->launch.block[0] = 64;
+}
+
 /* Registers at or beyond the allocated count read 0 and ignore writes. */
 START_TEST(gpr_limit)
 {
@@ -395,6 +402,100 @@ START_TEST(predicates)
 }
 END_TEST
 
+static bool trace_all(void *opaque, TeslaRun *run, TeslaWarp *w,
+                      const TeslaInsn *insn)
+{
+    return true;
+}
+
+/*
+ * The fast path (common ALU forms, vectorised) against the general path
+ * (forced by a trace hook): same registers and flags, with bit patterns
+ * that include NaNs, infinities and denormals as floats.
+ */
+START_TEST(fast_path_matches)
+{
+    TProg p[2];
+    unsigned nfast = 0;
+
+    for (unsigned run = 0; run < 2; run++) {
+        TProg *q = &p[run];
+        TeslaInsn *i;
+
+        cp_init_int(q);
+        if (run) {
+            q->env.trace = trace_all;
+        }
+        i = TP(q, TOP_IMUL24, R(2), R(0), IMM(0x9e3779));
+        i = TP(q, TOP_LOGOP, R(3), R(2), IMM(0x5bd1e995));
+        i->logop = TLOGOP_XOR;
+        TP(q, TOP_SHL, R(4), R(3), IMM(7));
+        TP(q, TOP_SHR, R(5), R(3), IMM(3));
+        i = TP(q, TOP_SHR, R(6), R(3), IMM(5));
+        i->mods |= TMOD_SIGNED;
+        TP(q, TOP_IADD, R(7), R(2), R(3));
+        i = TP(q, TOP_IADD, R(8), R(2), R(3));
+        i->addop = TADDOP_SUB;
+        i = TP(q, TOP_IADD, R(9), R(2), R(3));
+        i->addop = TADDOP_SUBR;
+        i = TP(q, TOP_IADD, R(10), R(3), R(4));
+        i->cdst = 1;
+        i = TP(q, TOP_IADD, R(11), R(3), R(5));
+        i->addop = TADDOP_SUB;
+        i->cdst = 2;
+        i = TP(q, TOP_LOGOP, R(12), R(3), R(4));
+        i->logop = TLOGOP_AND;
+        i->src[0].not_ = 1;
+        i = TP(q, TOP_LOGOP, R(13), R(3), R(4));
+        i->logop = TLOGOP_OR;
+        i->src[1].not_ = 1;
+        i = TP(q, TOP_LOGOP, R(14), R(3), R(4));
+        i->logop = TLOGOP_MOV2;
+        i->src[1].not_ = 1;
+        i = TP(q, TOP_IMAD, R(15), R(3), R(4), R(5));
+        i->stype = TTYPE_U24;
+        i = TP(q, TOP_IADD, R(16), R(3), IMM(1));
+        i->pred = 0x01;         /* partial mask */
+        i->pred_c = 1;
+        i = TP(q, TOP_FADD, R(17), R(3), R(4));
+        i = TP(q, TOP_FMUL, R(18), R(3), R(5));
+        i->src[1].neg = 1;
+        i = TP(q, TOP_FMAD, R(19), R(4), R(5), R(6));
+        i->src[0].abs = 1;
+        i = TP(q, TOP_FMAD, R(20), R(4), IMM(0x3fc00000), R(3));
+        i->mods |= TMOD_NEG_ADD;
+        i->pred = 0x0a;         /* eu */
+        i->pred_c = 2;
+        i = TP(q, TOP_FADD, R(21), R(17), IMM(0xbf800000));
+        TP(q, TOP_MOV, R(22), R(19));
+        TP(q, TOP_MOV, R(23), IMM(0x1234));
+        i = TP(q, TOP_MOV_FROM_C, R(24));
+        i->csrc = 1;
+        i = TP(q, TOP_MOV_FROM_C, R(25));
+        i->csrc = 2;
+        /* fmad/fmul on small values: the exact fallback */
+        i = TP(q, TOP_FMUL, R(26), R(4), IMM(0x00800000));
+        i = TP(q, TOP_FMAD, R(27), R(4), IMM(0x00800000), IMM(0));
+        i->src[2] = R(5);
+        tp_exit(q);
+        tp_run_ok(q);
+    }
+    for (unsigned k = 0; k < p[0].n; k++) {
+        nfast += p[0].run->fcache[p[0].insn[k].addr / 4].kind != 0;
+    }
+    ck_assert_uint_ge(nfast, 24);
+    for (unsigned t = 0; t < 64; t++) {
+        for (unsigned r = 0; r < 28; r++) {
+            ck_assert_msg(tp_reg(&p[0], t, r) == tp_reg(&p[1], t, r),
+                          "thread %u $r%u: fast 0x%08x, general 0x%08x",
+                          t, r, tp_reg(&p[0], t, r), tp_reg(&p[1], t, r));
+        }
+    }
+    tp_done(&p[0]);
+    tp_done(&p[1]);
+}
+END_TEST
+
 Suite *tesla_exec_int_suite(void)
 {
     Suite *s = suite_create("tesla_exec_int");
@@ -409,6 +510,7 @@ Suite *tesla_exec_int_suite(void)
     tcase_add_test(tc, gpr_limit);
     tcase_add_test(tc, data_moves);
     tcase_add_test(tc, predicates);
+    tcase_add_test(tc, fast_path_matches);
     suite_add_tcase(s, tc);
     return s;
 }

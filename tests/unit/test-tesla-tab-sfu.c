@@ -9,7 +9,7 @@
  */
 #include "gemu/osdep.h"
 #include "target/tesla.h"
-#include "target/tesla/insn.h"
+#include "target/tesla/exec.h"
 #include <check.h>
 
 static void dec(TeslaVariant v, TeslaProgType p, uint32_t w0, uint32_t w1,
@@ -501,6 +501,135 @@ START_TEST(tex_emit)
 }
 END_TEST
 
+/* ---- through the interpreter: assembled text, decoded, run ---- */
+
+typedef struct RunCtx {
+    TeslaRun *run;
+    GArray *words;
+} RunCtx;
+
+static void run_src(RunCtx *c, TeslaVariant v, TeslaProgType p,
+                    const char *src, TeslaEnv *env, TeslaLaunch *l)
+{
+    g_autofree char *err = NULL;
+    g_autofree char *rerr = NULL;
+    TeslaRunStatus st;
+
+    c->words = g_array_new(false, true, sizeof(uint32_t));
+    ck_assert_msg(tesla_assemble(v, p, src, c->words, &err), "%s", err);
+    env->variant = v;
+    env->prog = p;
+    env->code = (const uint32_t *)c->words->data;
+    env->code_words = c->words->len;
+    env->gprs = 32;
+    l->keep_regs = true;
+    c->run = tesla_run_new(env, l, &rerr);
+    ck_assert_msg(c->run, "%s", rerr);
+    st = tesla_run_exec(c->run);
+    ck_assert_msg(st == TESLA_RUN_DONE, "%s",
+                  tesla_run_result(c->run)->msg);
+}
+
+static void run_free(RunCtx *c)
+{
+    tesla_run_free(c->run);
+    g_array_free(c->words, true);
+}
+
+static uint32_t f2u(float f)
+{
+    uint32_t u;
+
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+START_TEST(run_cvt_sfu_f64)
+{
+    TeslaEnv env = { 0 };
+    TeslaLaunch l = { .block = { 4, 1, 1 } };
+    RunCtx c;
+
+    run_src(&c, TESLA_G200, TESLA_PROG_CP,
+            "cvt rn f32 $r1 u32 $r0\n"
+            "rcp f32 $r2 $r1\n"
+            "cvt neg rzi s32 $r3 f32 $r1\n"
+            "cvt f64 $r4d f32 $r1\n"
+            "add rn f64 $r6d $r4d $r4d\n"
+            "cvt rn f32 $r8 f64 $r6d\n"
+            "preex2 f32 $r9 $r1\n"
+            "ex2 f32 $r9 $r9\n"
+            "cvt u8 $r10 s32 $r3\n"
+            "exit cvt rn f16 $r11l f32 $r1\n",
+            &env, &l);
+    for (unsigned t = 0; t < 4; t++) {
+        ck_assert_uint_eq(tesla_run_reg(c.run, t, 1), f2u(t));
+        ck_assert_uint_eq(tesla_run_reg(c.run, t, 2), f2u(1.0f / t));
+        ck_assert_uint_eq(tesla_run_reg(c.run, t, 3), -t);
+        ck_assert_uint_eq(tesla_run_reg(c.run, t, 8), f2u(2.0f * t));
+        ck_assert_uint_eq(tesla_run_reg(c.run, t, 9), f2u(1 << t));
+        /* integer destinations saturate: -t to u8 is 0 */
+        ck_assert_uint_eq(tesla_run_reg(c.run, t, 10), 0);
+    }
+    /* f16 of 3.0 is 0x4200, in the low half */
+    ck_assert_uint_eq(tesla_run_reg(c.run, 3, 11) & 0xffff, 0x4200);
+    run_free(&c);
+}
+END_TEST
+
+static unsigned tex_calls;
+
+/* A texture unit that returns coordinate 0 plus the component index,
+   and checks what the decoder handed over. */
+static void fake_tex(void *opaque, const TeslaInsn *insn, uint32_t mask,
+                     uint32_t coords[][TESLA_WARP_SIZE], unsigned ncoords,
+                     uint32_t out[4][TESLA_WARP_SIZE])
+{
+    tex_calls++;
+    ck_assert_int_eq(insn->tex.kind, TTEX_LOD);
+    ck_assert_int_eq(insn->tex.tex, 2);
+    ck_assert_int_eq(insn->tex.samp, 1);
+    ck_assert_int_eq(insn->tex.dims, 2);
+    ck_assert_int_eq(ncoords, 2);
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        for (unsigned k = 0; k < 4; k++) {
+            out[k][l] = coords[0][l] + coords[1][l] + 10 * k;
+        }
+    }
+}
+
+START_TEST(run_interp_tex)
+{
+    TeslaEnv env = { .tex = fake_tex };
+    uint32_t in[4 * 2];
+    TeslaLaunch l = { .threads = 4, .in = in, .in_words = 2 };
+    RunCtx c;
+
+    for (unsigned t = 0; t < 4; t++) {
+        in[t * 2] = 100 * t;
+        in[t * 2 + 1] = f2u(1.5f);
+    }
+    tex_calls = 0;
+    /* interp v[0x0] (flat) -> $r4, v[0x4] * -2 -> $r5; texlod writes
+       components 0 and 2 only, to $r4 and $r5 */
+    run_src(&c, TESLA_G80, TESLA_PROG_FP,
+            "interp $r4 flat v[0x0]\n"
+            "mov b32 $r0 0x2\n"
+            "cvt rn f32 $r0 u32 $r0\n"
+            "interp $r5 v[0x4] neg $r0\n"
+            "cvt neg rzi u32 $r5 f32 $r5\n"
+            "texlod all $r4:#:$r5:# $t2 $s1 $r4:$r5 0x0 0x0 0x0\n"
+            "exit nop\n",
+            &env, &l);
+    ck_assert_uint_eq(tex_calls, 1);
+    for (unsigned t = 0; t < 4; t++) {
+        ck_assert_uint_eq(tesla_run_reg(c.run, t, 4), 100 * t + 3);
+        ck_assert_uint_eq(tesla_run_reg(c.run, t, 5), 100 * t + 3 + 20);
+    }
+    run_free(&c);
+}
+END_TEST
+
 Suite *tesla_tab_sfu_suite(void)
 {
     Suite *s = suite_create("tesla-tab-sfu");
@@ -525,6 +654,11 @@ Suite *tesla_tab_sfu_suite(void)
     tcase_add_test(tc, tex_short);
     tcase_add_test(tc, tex_long);
     tcase_add_test(tc, tex_emit);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("run");
+    tcase_add_test(tc, run_cvt_sfu_f64);
+    tcase_add_test(tc, run_interp_tex);
     suite_add_tcase(s, tc);
     return s;
 }

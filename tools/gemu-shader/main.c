@@ -18,6 +18,8 @@ enum {
     EXIT_BAD = 2,
 };
 
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+
 /* About a second of plain ALU code at interpreter speed. */
 #define DEFAULT_MAX_INSNS 100000000ull
 
@@ -282,7 +284,11 @@ int main(int argc, char **argv)
                 return EXIT_BAD;
             }
             errno = 0;
-            max_insns = g_ascii_strtoull(v, &end, 0);
+            if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
+                max_insns = g_ascii_strtoull(v + 2, &end, 16);
+            } else {
+                max_insns = g_ascii_strtoull(v, &end, 10);
+            }
             if (*end || errno) {
                 fprintf(stderr, "gemu-shader: bad --max-insns count '%s'\n",
                         v);
@@ -330,16 +336,21 @@ int main(int argc, char **argv)
     status = EXIT_RAN;
     if (tesla_run_exec(run) != TESLA_RUN_DONE) {
         res = tesla_run_result(run);
+        unsigned warp = res->warp;
+
         if (s->stage == TESLA_PROG_CP) {
-            printf("trap: %s at 0x%08x (block %u warp %u)\n",
-                   tesla_error_name(res->error), res->pc, res->block,
-                   res->warp);
-        } else {
-            printf("trap: %s at 0x%08x (warp %u)\n",
-                   tesla_error_name(res->error), res->pc, res->warp);
+            /* Warps numbered across the launch, like threads. */
+            unsigned per_block = s->block[0] * s->block[1] * s->block[2];
+
+            warp += res->block * DIV_ROUND_UP(per_block, TESLA_WARP_SIZE);
         }
-        if (res->msg[0]) {
-            fflush(stdout);
+        printf("trap: %s at 0x%08x (warp %u)\n",
+               tesla_error_name(res->error), res->pc, warp);
+        fflush(stdout);
+        if (s->stage == TESLA_PROG_CP) {
+            fprintf(stderr, "gemu-shader: trap in block %u, its warp %u%s%s\n",
+                    res->block, res->warp, res->msg[0] ? ": " : "", res->msg);
+        } else if (res->msg[0]) {
             fprintf(stderr, "gemu-shader: %s\n", res->msg);
         }
         status = EXIT_TRAP;
