@@ -479,7 +479,8 @@ static bool parse_shape(Lexer *lx, ShaderState *s, const char *dir)
             !lex_number(lx, "shared", SHADER_MAX_SHARED, &v)) {
             return false;
         }
-        s->shared = SHADER_SHARED_HEADER + v;
+        /* the launch header always occupies the first 0x14 bytes */
+        s->shared = MAX(v, SHADER_SHARED_HEADER);
         return lex_end(lx, "the s[] size");
     }
     if (!strcmp(dir, "local")) {

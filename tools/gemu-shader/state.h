@@ -13,7 +13,7 @@
 
 /* Limits a state file is checked against (hardware limits where known). */
 #define SHADER_SPACE_BYTES      0x10000u    /* c[] a[] v[] p[] o[]: 16-bit */
-#define SHADER_MAX_SHARED       0x4000u     /* "shared": s[] after the header */
+#define SHADER_MAX_SHARED       0x4000u     /* "shared": s[] per block */
 #define SHADER_SHARED_HEADER    0x14u       /* compute launch words in s[] */
 #define SHADER_MAX_LOCAL        0x10000u    /* l[] per thread */
 #define SHADER_DEFAULT_LOCAL    0x1000u     /* enough for usual spills */
@@ -73,7 +73,7 @@ typedef struct ShaderState {
     unsigned threads;       /* vertex/geometry/fragment */
     unsigned block[3];
     unsigned grid[3];
-    uint32_t shared;        /* s[] bytes per block: header + "shared" */
+    uint32_t shared;        /* s[] bytes per block, header included */
     uint32_t local;         /* l[] bytes per thread */
 
     GArray *inputs;         /* ShaderThreadWord: a[] or v[] */
