@@ -43,7 +43,7 @@ out=$(echo 'b0000002' | "$dis" -V g80)
 check "variant gating" "00000000: b0000002              ??? [unknown: b0000002] [unknown instruction]" "$out"
 
 # errors: exit status 2 and a message
-"$dis" -m usse </dev/null >/dev/null 2>"$tmp/err"
+"$dis" -m nosuch </dev/null >/dev/null 2>"$tmp/err"
 check "bad -m status" 2 $?
 grep -q 'unsupported architecture' "$tmp/err"
 check "bad -m message" 0 $?
@@ -83,7 +83,7 @@ printf 'nop\nfrob $r1\n' > "$tmp/bad.s"
 check "gemu-as error status" 1 $?
 grep -q "bad.s:2: " "$tmp/err"
 check "gemu-as error names file:line" 0 $?
-"$as" -m usse "$tmp/p.s" >/dev/null 2>&1
+"$as" -m nosuch "$tmp/p.s" >/dev/null 2>&1
 check "gemu-as bad -m" 2 $?
 
 echo "gemu-dis-as: $pass passed, $fail failed"

@@ -6,10 +6,17 @@
  * Output: raw little-endian words to OUT ("-": stdout); with -x, or
  * without -o, hex words as gemu-dis reads them, one instruction a line.
  *
+ *   gemu-as -m usse [-x] [-o OUT] FILE.s
+ *
+ * USSE (SGX543): one instruction a line as gemu-dis -m usse prints it
+ * (listing addresses and words are skipped); output is 64-bit
+ * little-endian words, or with -x 16-digit hex words.
+ *
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
 #include "target/tesla.h"
+#include "target/usse.h"
 #include <unistd.h>
 
 static void usage(FILE *f)
@@ -17,11 +24,56 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: gemu-as [-m tesla] [-V g80|g84|g200|mcp77|gt215]\n"
             "               [-O vp|gp|fp|cp] [-x] [-o OUT] FILE.s\n"
-            "  -m ARCH     instruction set (tesla)\n"
+            "       gemu-as -m usse [-x] [-o OUT] FILE.s\n"
+            "  -m ARCH     instruction set (tesla, usse)\n"
             "  -V VARIANT  ISA variant (default g84)\n"
             "  -O TYPE     program type (default cp)\n"
             "  -o OUT      write raw little-endian words to OUT (- = stdout)\n"
             "  -x          write hex words instead (default without -o)\n");
+}
+
+/* gemu-as -m usse: 64-bit words out. */
+static int usse_as(const char *name, const char *src, const char *outname,
+                   bool hex)
+{
+    g_autoptr(GArray) words = g_array_new(false, false, sizeof(uint64_t));
+    g_autofree char *err = NULL;
+    FILE *f = stdout;
+    int lineno, off = 0;
+
+    if (!usse_assemble(src, words, &err)) {
+        if (sscanf(err, "line %d: %n", &lineno, &off) == 1 && off) {
+            fprintf(stderr, "%s:%d: %s\n", name, lineno, err + off);
+        } else {
+            fprintf(stderr, "%s: %s\n", name, err);
+        }
+        return 1;
+    }
+    if (outname && strcmp(outname, "-")) {
+        f = fopen(outname, hex ? "w" : "wb");
+        if (!f) {
+            fprintf(stderr, "gemu-as: %s: %s\n", outname, strerror(errno));
+            return 2;
+        }
+    }
+    for (guint i = 0; i < words->len; i++) {
+        uint64_t w = g_array_index(words, uint64_t, i);
+        if (hex || !outname) {
+            fprintf(f, "%016" PRIx64 "\n", w);
+        } else {
+            uint8_t b[8];
+            for (int k = 0; k < 8; k++) {
+                b[k] = w >> (8 * k);
+            }
+            fwrite(b, 1, 8, f);
+        }
+    }
+    if ((f != stdout && fclose(f)) || (f == stdout && fflush(f))) {
+        fprintf(stderr, "gemu-as: %s: %s\n", outname ? outname : "-",
+                strerror(errno));
+        return 2;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -70,9 +122,9 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (strcmp(arch, "tesla")) {
+    if (strcmp(arch, "tesla") && strcmp(arch, "usse")) {
         fprintf(stderr, "gemu-as: unsupported architecture \"%s\" "
-                "(only tesla)\n", arch);
+                "(tesla, usse)\n", arch);
         return 2;
     }
     if (optind + 1 != argc) {
@@ -94,6 +146,9 @@ int main(int argc, char **argv)
         return 2;
     }
 
+    if (!strcmp(arch, "usse")) {
+        return usse_as(name, src, outname, hex);
+    }
     if (!tesla_assemble(var, prog, src, words, &err)) {
         /* "line N: msg" -> "FILE:N: msg" */
         int lineno;

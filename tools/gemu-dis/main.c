@@ -6,10 +6,18 @@
  * Input: whitespace-separated 32-bit hex words (0x optional) or, with -b,
  * raw little-endian binary; from FILE or stdin.
  *
+ *   gemu-dis -m usse [-a PC] [FILE]
+ *
+ * USSE (SGX543): FILE is raw little-endian 64-bit words, or a .gxp
+ * (recognised by its magic) whose primary and secondary programs are both
+ * listed.  One instruction a line: PC (in instructions), word, text.
+ *
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
 #include "target/tesla.h"
+#include "target/usse.h"
+#include "block/gxp.h"
 #include <unistd.h>
 
 static void usage(FILE *f)
@@ -17,11 +25,62 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: gemu-dis [-m tesla] [-V g80|g84|g200|mcp77|gt215]\n"
             "                [-O vp|gp|fp|cp] [-b] [-a BASE] [FILE]\n"
-            "  -m ARCH     instruction set (tesla)\n"
+            "       gemu-dis -m usse [-a PC] [FILE]\n"
+            "  -m ARCH     instruction set (tesla, usse)\n"
             "  -V VARIANT  ISA variant (default g84)\n"
             "  -O TYPE     program type (default cp)\n"
             "  -b          input is raw little-endian binary, not hex words\n"
             "  -a BASE     address of the first word (hex, default 0)\n");
+}
+
+static void usse_list(const uint64_t *w, uint32_t n, uint32_t base)
+{
+    g_autoptr(GString) line = g_string_new(NULL);
+
+    for (uint32_t i = 0; i < n; i++) {
+        g_string_truncate(line, 0);
+        usse_disasm_line(base + i, w[i], line);
+        puts(line->str);
+    }
+}
+
+/* gemu-dis -m usse: a .gxp (by magic) or raw little-endian 64-bit words. */
+static int usse_dis(const char *name, const char *data, size_t len,
+                    uint32_t base)
+{
+    if (gxp_is_gxp(data, len)) {
+        GxpProgram prog;
+        g_autofree char *err = NULL;
+
+        if (!gxp_parse(data, len, &prog, &err)) {
+            fprintf(stderr, "gemu-dis: %s: %s\n", name, err);
+            return 1;
+        }
+        printf("; %s: GXP %u.%u %s program\n", name, prog.major, prog.minor,
+               prog.fragment ? "fragment" : "vertex");
+        printf("; primary program: %u instructions at file offset 0x%x\n",
+               prog.primary_count, prog.primary_off);
+        usse_list(prog.primary, prog.primary_count, base);
+        printf("; secondary program: %u instructions at file offset 0x%x\n",
+               prog.secondary_count, prog.secondary_off);
+        usse_list(prog.secondary, prog.secondary_count, base);
+        gxp_program_clear(&prog);
+        return 0;
+    }
+    if (len % 8) {
+        fprintf(stderr, "gemu-dis: %s: %zu bytes is not a whole number of "
+                "64-bit USSE instructions (nor a .gxp)\n", name, len);
+        return 2;
+    }
+    g_autofree uint64_t *w = g_new0(uint64_t, len / 8 + 1);
+    for (size_t i = 0; i < len / 8; i++) {
+        const uint8_t *b = (const uint8_t *)data + i * 8;
+        for (int k = 7; k >= 0; k--) {
+            w[i] = w[i] << 8 | b[k];
+        }
+    }
+    usse_list(w, len / 8, base);
+    return 0;
 }
 
 /* Parse hex words; false with a message on a bad token. */
@@ -118,9 +177,9 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (strcmp(arch, "tesla")) {
+    if (strcmp(arch, "tesla") && strcmp(arch, "usse")) {
         fprintf(stderr, "gemu-dis: unsupported architecture \"%s\" "
-                "(only tesla)\n", arch);
+                "(tesla, usse)\n", arch);
         return 2;
     }
     if (optind + 1 < argc) {
@@ -143,6 +202,9 @@ int main(int argc, char **argv)
         }
         len = s->len;
         data = g_string_free(s, false);
+    }
+    if (!strcmp(arch, "usse")) {
+        return usse_dis(name, data, len, base);
     }
     if (binary) {
         if (len % 4) {

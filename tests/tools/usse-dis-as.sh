@@ -1,0 +1,102 @@
+#!/bin/sh
+# Command-line tests of gemu-dis -m usse and gemu-as -m usse: listing
+# format, raw and .gxp input, assembling a listing back to the same words,
+# errors.
+#
+#   GEMU_BUILD  the build directory (default: build)
+#   GEMU_SRC    the source tree (default: this script's ../..); the corpus
+#               is $GEMU_SRC/../shared/corpus/usse
+#
+# SPDX-License-Identifier: MIT
+set -u
+build=${GEMU_BUILD:-build}
+src=${GEMU_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+dis=$(cd "$build" && pwd)/gemu-dis
+as=$(cd "$build" && pwd)/gemu-as
+corpus=$src/../shared/corpus/usse
+pass=0
+fail=0
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() {
+    # check NAME EXPECTED ACTUAL
+    if test "$2" = "$3"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL: $1"
+        echo "  expected: $2"
+        echo "  got:      $3"
+        fail=$((fail + 1))
+    fi
+}
+
+# raw words: PHAS and an undecodable word (op1 27), little-endian
+printf '\000\000\000\000\000\007\104\372\022\000\000\000\000\000\000\330' \
+    > "$tmp/raw.bin"
+out=$("$dis" -m usse "$tmp/raw.bin")
+exp="00000: fa44070000000000  phas.imm wait=7
+00001: d800000000000012  ??? 0xd800000000000012"
+check "raw listing" "$exp" "$out"
+
+# a base PC
+out=$("$dis" -m usse -a 10 "$tmp/raw.bin" | head -1)
+check "base pc" "00010: fa44070000000000  phas.imm wait=7" "$out"
+
+# a .gxp: both programs, each with a header comment
+if test -f "$corpus/color_v.gxp"; then
+    "$dis" -m usse "$corpus/color_v.gxp" > "$tmp/color_v.s"
+    check "gxp status" 0 $?
+    check "gxp primary header" \
+        "; primary program: 9 instructions at file offset 0xd8" \
+        "$(grep '^; primary' "$tmp/color_v.s")"
+    check "gxp secondary header" \
+        "; secondary program: 3 instructions at file offset 0xbc" \
+        "$(grep '^; secondary' "$tmp/color_v.s")"
+    check "gxp lines" 12 "$(grep -c '^[0-9a-f]*: ' "$tmp/color_v.s")"
+    check "gxp no ???" 0 "$(grep -c '???\|\[unk' "$tmp/color_v.s")"
+    check "gxp emit" "00008: fb275000a0200000  emit.end t=5, r1, r0, #0, #0" \
+        "$(grep '^00008' "$tmp/color_v.s")"
+
+    # every corpus program assembles back to the same words
+    for f in "$corpus"/*.gxp; do
+        b=$(basename "$f" .gxp)
+        "$dis" -m usse "$f" > "$tmp/$b.s"
+        "$as" -m usse -o "$tmp/$b.bin" "$tmp/$b.s"
+        check "$b assembles" 0 $?
+        "$dis" -m usse "$tmp/$b.bin" | cut -c8- > "$tmp/$b.re"
+        grep -v '^;' "$tmp/$b.s" | cut -c8- > "$tmp/$b.orig"
+        cmp -s "$tmp/$b.re" "$tmp/$b.orig"
+        check "$b round trip" 0 $?
+    done
+else
+    echo "SKIP: corpus not found at $corpus"
+fi
+
+# gemu-as: hex output, plain text input
+printf 'phas.imm wait=7\nvmov.f32.skipinv o8.x, c1.yyyy\n' > "$tmp/p.s"
+out=$("$as" -m usse "$tmp/p.s")
+check "as hex" "fa44070000000000
+3882050941100040" "$out"
+"$as" -m usse -o "$tmp/p.bin" "$tmp/p.s"
+check "as binary size" 16 "$(wc -c < "$tmp/p.bin" | tr -d ' ')"
+out=$("$dis" -m usse "$tmp/p.bin" | tail -1)
+check "as binary back" "00001: 3882050941100040  vmov.f32.skipinv o8.x, c1.yyyy" "$out"
+
+# errors
+printf 'nop\nvmov.f32 r1.xy, pa0.xyzw\n' > "$tmp/bad.s"
+"$as" -m usse "$tmp/bad.s" >/dev/null 2>"$tmp/err"
+check "as error status" 1 $?
+check "as error line" "$tmp/bad.s:2:" "$(cut -d' ' -f1 "$tmp/err")"
+printf 'abc' > "$tmp/odd.bin"
+"$dis" -m usse "$tmp/odd.bin" >/dev/null 2>&1
+check "dis odd size" 2 $?
+printf 'GXP\000\001\005' > "$tmp/trunc.gxp"
+"$dis" -m usse "$tmp/trunc.gxp" >/dev/null 2>"$tmp/err"
+check "dis truncated gxp status" 1 $?
+grep -q 'truncated header' "$tmp/err"
+check "dis truncated gxp message" 0 $?
+
+echo "usse-dis-as: $pass passed, $fail failed"
+test "$fail" -eq 0
