@@ -13,6 +13,7 @@
 # SPDX-License-Identifier: MIT
 set -u
 src=$(cd "$(dirname "$0")" && pwd)/shader
+SRC_DIR=$(cd "$(dirname "$0")/../.." && pwd)
 build=${GEMU_BUILD:-build}
 bin=$(cd "$build" && pwd)/gemu-shader
 as=$(cd "$build" && pwd)/gemu-as
@@ -117,6 +118,18 @@ fi
 run local-none 1
 run loop 1 --max-insns 1000
 run loop 1 --max-insns=5000
+
+# The README's example: assembly source as the code, a saxpy grid.
+(cd "$SRC_DIR/docs/examples" && "$bin" saxpy.state > "$tmp/saxpy.got" 2>&1)
+if test $? -eq 0 && test "$(cat "$tmp/saxpy.got")" = "g1[0x0] = 0x40200000
+g1[0x4] = 0x40500000
+g1[0x1f8] = 0x00000000
+g1[0x1fc] = 0xc0a00000"; then
+    ok
+else
+    bad "docs/examples/saxpy.state"
+    cat "$tmp/saxpy.got"
+fi
 
 # The state file on stdin: code paths are relative to the working directory.
 got=$(cd "$tmp" && "$bin" - < vertex.state)

@@ -363,6 +363,11 @@ static bool load_code(Lexer *lx, ShaderState *s, const char *arg)
     if (!g_file_get_contents(s->code_path, &bytes, &len, &gerr)) {
         return lex_error(lx, "cannot read code: %s", gerr->message);
     }
+    if (g_str_has_suffix(s->code_path, ".s")) {
+        /* assembly source: assembled once chip and stage are known */
+        s->code_src = bytes;
+        return true;
+    }
     if (len == 0 || len % 4 || len > SHADER_MAX_CODE) {
         g_free(bytes);
         if (len == 0) {
@@ -383,6 +388,25 @@ static bool load_code(Lexer *lx, ShaderState *s, const char *arg)
         s->code[i] = b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
     }
     g_free(bytes);
+    return true;
+}
+
+/* A "code FILE.s": assemble it for the state's chip and stage. */
+static bool assemble_code(Lexer *lx, ShaderState *s)
+{
+    g_autoptr(GArray) words = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autofree char *err = NULL;
+
+    if (!tesla_assemble(s->chip, s->stage, s->code_src, words, &err)) {
+        lx->line = s->code_line;
+        return lex_error(lx, "%s: %s", s->code_path, err);
+    }
+    if (!words->len) {
+        lx->line = s->code_line;
+        return lex_error(lx, "%s holds no instruction", s->code_path);
+    }
+    s->code_words = words->len;
+    s->code = (uint32_t *)g_array_free(g_steal_pointer(&words), FALSE);
     return true;
 }
 
@@ -934,6 +958,9 @@ ShaderState *shader_state_load(const char *path, char **errp)
             if (!check_shape(&lx, s)) {
                 goto fail;
             }
+            if (s->code_src && !assemble_code(&lx, s)) {
+                goto fail;
+            }
         }
     }
     return s;
@@ -963,6 +990,7 @@ void shader_state_free(ShaderState *s)
     }
     g_free(s->path);
     g_free(s->code_path);
+    g_free(s->code_src);
     g_free(s->code);
     for (int i = 0; i < TESLA_NUM_CSPACES; i++) {
         g_free(s->cspace[i]);

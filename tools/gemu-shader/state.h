@@ -63,6 +63,7 @@ typedef struct ShaderState {
     TeslaVariant chip;
     TeslaProgType stage;
     char *code_path;        /* resolved */
+    char *code_src;         /* the text, when code_path is a .s file */
     uint32_t *code;
     size_t code_words;
     unsigned gprs;
