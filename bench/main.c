@@ -57,5 +57,6 @@ int main(int argc, char **argv)
         }
     }
     bench_tesla(filter);
+    bench_usse(filter);
     return bench_failures ? 1 : 0;
 }

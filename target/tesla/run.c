@@ -537,4 +537,8 @@ void tesla_run_set_insn(TeslaRun *run, const TeslaInsn *insn)
 void tesla_run_invalidate(TeslaRun *run)
 {
     memset(run->ivalid, 0, MAX(run->env.code_words, (size_t)1));
+    /* the fast loop looks at fcache alone */
+    for (size_t i = 0; i < run->env.code_words; i++) {
+        run->fcache[i].kind = 0;
+    }
 }

@@ -57,6 +57,9 @@ static bool pred_eval(unsigned p, unsigned f)
     }
 }
 
+/* pred_bytes[p][f]: 0xff if predicate p holds for flags value f. */
+static uint8_t pred_bytes[32][16];
+
 static void pred_init(void)
 {
     static bool done;
@@ -69,6 +72,7 @@ static void pred_init(void)
 
         for (unsigned f = 0; f < 16; f++) {
             t |= pred_eval(p, f) << f;
+            pred_bytes[p][f] = pred_eval(p, f) ? 0xff : 0;
         }
         pred_truth[p] = t;
     }
@@ -390,10 +394,13 @@ static const TeslaInsn *insn_at(TeslaWarp *w, uint32_t pc)
 /* --- the fast path -------------------------------------------------------- */
 
 /*
- * Common ALU instructions on registers and one immediate, with explicit
- * vectors (GCC/clang vector extensions): 4 lanes per vector, 8 vectors
- * per warp.  Anything unusual (memory operands, flags other than an
- * integer add's, 16-bit forms, rounding modes) takes the general path.
+ * Common instructions (ALU ops on registers and one immediate, b32 loads
+ * and stores of flat memory, uniform and divergent bra, joinat, nop) in a
+ * pre-resolved form (TeslaFastInsn), run by a tight loop (warp-fast.h)
+ * that stays in the fast path from one instruction to the next.
+ * Anything unusual (other operand kinds, flags other than an integer
+ * add's, 16-bit forms, rounding modes, a fault, quadon) takes the general
+ * path: the fast loop hands over before changing any state.
  */
 enum {
     TFK_NONE = 0,
@@ -404,6 +411,10 @@ enum {
     TFK_SHL, TFK_SHR, TFK_SAR,
     TFK_MUL24, TFK_MAD24,
     TFK_FADD, TFK_FMUL, TFK_FMAD,
+    TFK_NOP, TFK_BRA, TFK_JOINAT,
+    TFK_LD_G, TFK_ST_G,     /* b32 g[$r + off], flat g[] */
+    TFK_LD_SL, TFK_ST_SL,   /* b32 s[] / l[] at $a + off (no post-incr.) */
+    TFK_LD_C,               /* b32 c[off], flat c[] */
 };
 
 /*
@@ -426,23 +437,20 @@ typedef double TeslaVD __attribute__((vector_size(8 * VL)));
 typedef uint64_t TeslaVQ __attribute__((vector_size(8 * VL)));
 
 /*
- * x86-64: build fast_exec for AVX2 too and pick at load time (GCC's
- * function multi-versioning); elsewhere the baseline only.
+ * x86-64 with GCC: the fast loop is built a second time for AVX2 + FMA
+ * and picked at start-up when the host has them; elsewhere (and with
+ * other compilers) the baseline build only.
  */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-    !defined(__SANITIZE_ADDRESS__)
-#define FAST_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define FAST_CLONES
-#endif
-
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define TESLA_FAST_AVX2 1
 #include <immintrin.h>
-#define HAVE_FMAD_FMA 1
-static bool have_fma;
+#else
+#define TESLA_FAST_AVX2 0
 #endif
 
-static inline TeslaV vld(const uint32_t *p)
+#define FAST_INLINE static inline __attribute__((always_inline))
+
+FAST_INLINE TeslaV vld(const uint32_t *p)
 {
     TeslaV v;
 
@@ -450,7 +458,7 @@ static inline TeslaV vld(const uint32_t *p)
     return v;
 }
 
-static inline void vst(uint32_t *p, TeslaV v)
+FAST_INLINE void vst(uint32_t *p, TeslaV v)
 {
     memcpy(p, &v, sizeof(v));
 }
@@ -458,23 +466,294 @@ static inline void vst(uint32_t *p, TeslaV v)
 /* Lane masks of VL lanes for each byte of an execution mask. */
 static TeslaV byte_mask[256];
 
-static inline TeslaV lane_mask(uint32_t m, unsigned k)
+/* Byte offsets of consecutive words, lane by lane. */
+static TeslaV lane_words[NV];
+
+FAST_INLINE TeslaV lane_mask(uint32_t m, unsigned k)
 {
     return byte_mask[(m >> (VL * k)) & 0xff];
 }
 
+FAST_INLINE TeslaV f32_ftz_v(TeslaV x)
+{
+    TeslaV e = (TeslaV)((x & 0x7f800000u) != 0);
+
+    return x & (e | 0x80000000u);
+}
+
+FAST_INLINE TeslaV f32_canon_nan_v(TeslaV x)
+{
+    /* signed compare: both sides are below 2^31 */
+    TeslaV nan = (TeslaV)((TeslaVS)(x & 0x7fffffffu) > 0x7f800000);
+
+    return (x & ~nan) | (nan >> 1);
+}
+
+FAST_INLINE TeslaVF as_f(TeslaV v)
+{
+    TeslaVF f;
+
+    memcpy(&f, &v, sizeof(f));
+    return f;
+}
+
+FAST_INLINE TeslaV as_u(TeslaVF f)
+{
+    TeslaV v;
+
+    memcpy(&v, &f, sizeof(v));
+    return v;
+}
+
+/* Whether any bit of a vector is set. */
+FAST_INLINE bool v_any32(TeslaV v)
+{
+#ifdef __SSE2__
+    __m128i x[2];
+
+    memcpy(x, &v, sizeof(x));
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(x[0], x[1]),
+                                            _mm_setzero_si128())) != 0xffff;
+#else
+    uint64_t x[4], r;
+
+    memcpy(x, &v, sizeof(x));
+    r = x[0] | x[1] | x[2] | x[3];
+    return r != 0;
+#endif
+}
+
+/* dst[l] = fl[l] (values 0-15) for the lanes in m. */
+FAST_INLINE void flags_store(uint8_t *dst, const uint32_t *fl, uint32_t m)
+{
+#ifdef __SSE2__
+    __m128i p[4], b0, b1;
+
+    for (unsigned i = 0; i < 4; i++) {
+        p[i] = _mm_packs_epi32(_mm_loadu_si128((const __m128i *)fl + 2 * i),
+                               _mm_loadu_si128((const __m128i *)fl + 2 * i
+                                               + 1));
+    }
+    b0 = _mm_packus_epi16(p[0], p[1]);
+    b1 = _mm_packus_epi16(p[2], p[3]);
+    if (likely(m == WARP_FULL)) {
+        _mm_storeu_si128((__m128i *)dst, b0);
+        _mm_storeu_si128((__m128i *)(dst + 16), b1);
+        return;
+    }
+    {
+        uint8_t tmp[TESLA_WARP_SIZE];
+
+        _mm_storeu_si128((__m128i *)tmp, b0);
+        _mm_storeu_si128((__m128i *)(tmp + 16), b1);
+        warp_blend8(dst, tmp, m);
+    }
+#else
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        if (m & (1u << l)) {
+            dst[l] = fl[l];
+        }
+    }
+#endif
+}
+
+/* fmad on VL lanes via doubles; false if a lane needs the exact path. */
+FAST_INLINE bool fmad_v(TeslaV a, TeslaV b, TeslaV c, TeslaV lm, TeslaV *out)
+{
+    TeslaV ea = a & 0x7f800000u, eb = b & 0x7f800000u, ec = c & 0x7f800000u;
+    TeslaV bad = (TeslaV)((ea == 0) | (eb == 0) | (ec == 0) |
+                          (ea == 0x7f800000u) | (eb == 0x7f800000u) |
+                          (ec == 0x7f800000u)) & lm;
+    TeslaVD p, s;
+    TeslaVQ pq;
+    TeslaV r;
+
+    if (v_any32(bad)) {
+        return false;
+    }
+    /* The product is exact in double; truncate it to 24 bits. */
+    p = __builtin_convertvector(as_f(a), TeslaVD) *
+        __builtin_convertvector(as_f(b), TeslaVD);
+    memcpy(&pq, &p, sizeof(pq));
+    pq &= ~(uint64_t)0x1fffffff;
+    memcpy(&p, &pq, sizeof(p));
+    s = p + __builtin_convertvector(as_f(c), TeslaVD);
+    r = as_u(__builtin_convertvector(s, TeslaVF));
+    /*
+     * Results below 2^-125 take the exact path (the hardware rounds to an
+     * unbounded exponent before flushing); above, one rounding of the
+     * double sum is the hardware's.
+     */
+    if (v_any32((TeslaV)((r & 0x7f800000u) < 0x01000000u) & lm)) {
+        return false;
+    }
+    *out = r;
+    return true;
+}
+
+/* f32 bits of a host result, NaN made canonical. */
+FAST_INLINE TeslaV canon_nan_f(TeslaVF r)
+{
+    TeslaV nan = (TeslaV)(r != r);
+
+    return (as_u(r) & ~nan) | (nan >> 1);
+}
+
+#if TESLA_FAST_AVX2
+/*
+ * The x86 MXCSR bits DAZ (denormal inputs read as zero of their sign) and
+ * FTZ (results whose rounded value, with an unbounded exponent, is below
+ * 2^-126 become zero of their sign) are the Tesla f32 rules for fadd and
+ * fmul, when the host detects tininess after rounding as Intel and AMD
+ * document.  fast_hw_ftz_check() verifies that on the host at start-up.
+ * The fast loop sets them on entry and restores them on exit; the asm
+ * keeps the compiler from moving memory accesses across.
+ */
+#define MXCSR_DAZ_FTZ 0x8040u
+
+static bool fast_hw_ftz_ok;
+
+static inline uint32_t mxcsr_get(void)
+{
+    uint32_t v;
+
+    __asm__ volatile("stmxcsr %0" : "=m"(v) : : "memory");
+    return v;
+}
+
+static inline void mxcsr_set(uint32_t v)
+{
+    __asm__ volatile("ldmxcsr %0" : : "m"(v) : "memory");
+}
+
+static uint32_t ftz_rand(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return (uint32_t)(*s >> 16);
+}
+
+/* An f32 of a kind that matters here: denormal, tiny, Inf, NaN, ... */
+static uint32_t ftz_input(uint64_t *s)
+{
+    uint32_t sign = ftz_rand(s) & 0x80000000u, mant = ftz_rand(s) & 0x7fffff;
+
+    switch (ftz_rand(s) % 6) {
+    case 0:
+        return sign | mant;                                 /* denormal */
+    case 1:
+        return sign | (1 + ftz_rand(s) % 40) << 23 | mant;  /* tiny */
+    case 2:
+        return sign | (1 + ftz_rand(s) % 254) << 23 | mant;
+    case 3:
+        return sign | 0x7f800000u | (ftz_rand(s) & 1 ? mant : 0);
+    case 4:
+        return sign | 0x3f000000u | (ftz_rand(s) & 0xffffff);
+    default:
+        return ftz_rand(s);
+    }
+}
+
+static bool fast_hw_ftz_check(void)
+{
+    uint64_t s = 0x9e3779b97f4a7c15ull;
+    uint32_t csr = mxcsr_get();
+    bool ok = true;
+
+    for (unsigned i = 0; i < 4096 && ok; i++) {
+        uint32_t a = ftz_input(&s), b = ftz_input(&s);
+        uint32_t ea = (a >> 23) & 0xff;
+        float x, y, p, q;
+        uint32_t pb, qb;
+
+        if ((i & 1) && ea && ea != 0xff) {
+            /* a product near 2^-126 */
+            int eb = 253 - (int)ea - (int)(ftz_rand(&s) % 3);
+
+            if (eb > 0 && eb < 255) {
+                b = (b & 0x807fffffu) | (uint32_t)eb << 23;
+            }
+        }
+        memcpy(&x, &a, 4);
+        memcpy(&y, &b, 4);
+        mxcsr_set(csr | MXCSR_DAZ_FTZ);
+        __asm__ volatile("" : "+x"(x), "+x"(y));
+        p = x * y;
+        q = x + y;
+        __asm__ volatile("" : "+x"(p), "+x"(q));
+        mxcsr_set(csr);
+        memcpy(&pb, &p, 4);
+        memcpy(&qb, &q, 4);
+        pb = tesla_f32_isnan(pb) ? TESLA_F32_NAN : pb;
+        qb = tesla_f32_isnan(qb) ? TESLA_F32_NAN : qb;
+        ok = pb == tesla_f32_mul_slow(a, b, TRND_RN, 0) &&
+             qb == tesla_f32_add_slow(a, b, TRND_RN);
+    }
+    return ok;
+}
+#endif
+
+/* Push a control stack entry; the caller checked there is room. */
+FAST_INLINE void fast_push(TeslaWarp *w, unsigned type, uint32_t pc,
+                           uint32_t mask)
+{
+    TeslaStackEntry *e = &w->stack[w->nstack++];
+
+    e->type = type;
+    e->pc = pc;
+    e->mask = mask;
+    e->arrived = 0;
+    e->after = 0;
+}
+
+/* The fast loop, per ISA (warp-fast.h). */
+typedef uint64_t TeslaFastRunFn(TeslaWarp *w, uint64_t n, uint64_t limit,
+                                bool *trap);
+
+#define FAST_FN(name) name##_base
+#include "target/tesla/warp-fast.h"
+#undef FAST_FN
+
+#if TESLA_FAST_AVX2
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+#define FAST_FN(name) name##_avx2
+#include "target/tesla/warp-fast.h"
+#undef FAST_FN
+#pragma GCC pop_options
+#endif
+
+static TeslaFastRunFn *fast_run = fast_run_base;
+
 static void fast_init(void)
 {
-#ifdef HAVE_FMAD_FMA
-    __builtin_cpu_init();
-    have_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#endif
+    static gsize done;
+
+    if (!g_once_init_enter(&done)) {
+        return;
+    }
     for (unsigned n = 0; n < 256; n++) {
         for (unsigned j = 0; j < VL; j++) {
             byte_mask[n][j] = (n >> j) & 1 ? 0xffffffffu : 0;
         }
     }
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        lane_words[l / VL][l % VL] = 4 * l;
+    }
+#if TESLA_FAST_AVX2
+    __builtin_cpu_init();
+    /* GEMU_TESLA_FAST_BASE=1 runs the portable build (for testing it) */
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+        !g_getenv("GEMU_TESLA_FAST_BASE")) {
+        fast_hw_ftz_ok = fast_hw_ftz_check();
+        fast_run = fast_run_avx2;
+    }
+#endif
+    g_once_init_leave(&done, 1);
 }
+
+/* --- fast-path classification ------------------------------------------ */
 
 static bool fast_operand(const TeslaInsn *i, const TeslaOperand *o,
                          unsigned gprs, uint8_t *row, bool *is_imm,
@@ -500,6 +779,79 @@ static void f32_masks(const TeslaOperand *o, bool negx, uint32_t *and_m,
     *xor_m = (o->neg ^ negx) ? 0x80000000u : 0;
 }
 
+/* A b32 memory operand the fast loop can access; sets f->kind's fields. */
+static bool fast_mem_operand(TeslaRun *run, const TeslaOperand *o,
+                             TeslaFastInsn *f)
+{
+    unsigned gprs = run->env.gprs;
+
+    if (o->kind != TOPND_MEM || tesla_type_size(o->mtype) != 4) {
+        return false;
+    }
+    f->off = o->imm;
+    f->sidx = o->space_idx & 15;
+    switch (o->space) {
+    case TSPACE_G:
+        f->a = o->reg < gprs ? o->reg : WARP_ZERO_ROW;
+        return run->env.g[f->sidx].data != NULL;
+    case TSPACE_S:
+    case TSPACE_L:
+        f->space = o->space;
+        f->areg = o->areg & 7;
+        return !o->postinc;
+    case TSPACE_C:
+        return (o->areg & 7) == 0 && run->env.c[f->sidx].data != NULL;
+    default:
+        return false;
+    }
+}
+
+/* Memory and control kinds; TFK_NONE if not one of them. */
+static unsigned fast_classify_other(TeslaRun *run, const TeslaInsn *i,
+                                    TeslaFastInsn *f)
+{
+    unsigned gprs = run->env.gprs;
+    bool imm;
+    uint32_t val;
+
+    switch (i->op) {
+    case TOP_NOP:
+        f->pred = TPRED_ALWAYS;     /* nothing depends on it */
+        return TFK_NOP;
+    case TOP_BRA:
+        if (i->nsrc < 1 || i->src[0].kind != TOPND_TARGET) {
+            return TFK_NONE;
+        }
+        f->target = i->src[0].imm;
+        return TFK_BRA;
+    case TOP_JOINAT:
+        if (i->nsrc < 1 || i->src[0].kind != TOPND_TARGET) {
+            return TFK_NONE;
+        }
+        f->target = i->src[0].imm;
+        f->pred = TPRED_ALWAYS;     /* joinat ignores its predicate */
+        return TFK_JOINAT;
+    case TOP_LD:
+        if (i->dst.kind != TOPND_REG || i->nsrc != 1 || i->cdst >= 0 ||
+            !fast_mem_operand(run, &i->src[0], f)) {
+            return TFK_NONE;
+        }
+        f->d = i->dst.reg < gprs ? i->dst.reg : WARP_SINK_ROW;
+        return i->src[0].space == TSPACE_G ? TFK_LD_G :
+               i->src[0].space == TSPACE_C ? TFK_LD_C : TFK_LD_SL;
+    case TOP_ST:
+        if (i->nsrc != 1 || i->src[0].kind != TOPND_REG || i->cdst >= 0 ||
+            i->dst.space == TSPACE_C ||
+            !fast_mem_operand(run, &i->dst, f) ||
+            !fast_operand(i, &i->src[0], gprs, &f->b, &imm, &val)) {
+            return TFK_NONE;
+        }
+        return i->dst.space == TSPACE_G ? TFK_ST_G : TFK_ST_SL;
+    default:
+        return TFK_NONE;
+    }
+}
+
 void tesla_fast_classify(TeslaRun *run, size_t idx)
 {
     const TeslaInsn *i = &run->icache[idx];
@@ -511,8 +863,20 @@ void tesla_fast_classify(TeslaRun *run, size_t idx)
     unsigned kind = TFK_NONE;
 
     memset(f, 0, offsetof(TeslaFastInsn, imm));
-    if (i->error != TESLA_ERR_NONE || i->dst.kind != TOPND_REG ||
-        i->nsrc < 1 || i->nsrc > 3) {
+    if (i->error != TESLA_ERR_NONE) {
+        return;
+    }
+    f->pred = i->pred;
+    f->pred_c = i->pred_c;
+    kind = fast_classify_other(run, i, f);
+    if (kind != TFK_NONE) {
+        f->kind = kind;
+        f->len = i->len;
+        f->post = i->post;
+        return;
+    }
+    memset(f, 0, offsetof(TeslaFastInsn, imm));
+    if (i->dst.kind != TOPND_REG || i->nsrc < 1 || i->nsrc > 3) {
         return;
     }
     if (!fast_operand(i, &i->src[0], gprs, &f->a, &aimm, &aval) ||
@@ -610,6 +974,10 @@ void tesla_fast_classify(TeslaRun *run, size_t idx)
         f->bm = 0xffffffffu;
         f->bx = 0;
     }
+    if (kind == TFK_FADD || kind == TFK_FMUL || kind == TFK_FMAD) {
+        f->fmods = (f->am & f->bm & f->cm) != 0xffffffffu ||
+                   (f->ax | f->bx | f->cx) != 0;
+    }
     f->kind = kind;
     f->len = i->len;
     f->pred = i->pred;
@@ -620,387 +988,6 @@ void tesla_fast_classify(TeslaRun *run, size_t idx)
         for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
             f->imm[l] = bval;
         }
-    }
-}
-
-static inline TeslaV f32_ftz_v(TeslaV x)
-{
-    TeslaV e = (TeslaV)((x & 0x7f800000u) != 0);
-
-    return x & (e | 0x80000000u);
-}
-
-static inline TeslaV f32_canon_nan_v(TeslaV x)
-{
-    /* signed compare: both sides are below 2^31 */
-    TeslaV nan = (TeslaV)((TeslaVS)(x & 0x7fffffffu) > 0x7f800000);
-
-    return (x & ~nan) | (nan >> 1);
-}
-
-static inline TeslaVF as_f(TeslaV v)
-{
-    TeslaVF f;
-
-    memcpy(&f, &v, sizeof(f));
-    return f;
-}
-
-static inline TeslaV as_u(TeslaVF f)
-{
-    TeslaV v;
-
-    memcpy(&v, &f, sizeof(v));
-    return v;
-}
-
-/* Whether any bit of a 32- or 64-byte vector is set. */
-static inline bool v_any32(TeslaV v)
-{
-#ifdef __SSE2__
-    __m128i x[2];
-
-    memcpy(x, &v, sizeof(x));
-    return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(x[0], x[1]),
-                                            _mm_setzero_si128())) != 0xffff;
-#else
-    uint64_t x[4], r;
-
-    memcpy(x, &v, sizeof(x));
-    r = x[0] | x[1] | x[2] | x[3];
-    return r != 0;
-#endif
-}
-
-/* dst[l] = fl[l] (values 0-15) for the lanes in m. */
-static inline void flags_store(uint8_t *dst, const uint32_t *fl, uint32_t m)
-{
-#ifdef __SSE2__
-    __m128i p[4], b0, b1;
-
-    for (unsigned i = 0; i < 4; i++) {
-        p[i] = _mm_packs_epi32(_mm_loadu_si128((const __m128i *)fl + 2 * i),
-                               _mm_loadu_si128((const __m128i *)fl + 2 * i
-                                               + 1));
-    }
-    b0 = _mm_packus_epi16(p[0], p[1]);
-    b1 = _mm_packus_epi16(p[2], p[3]);
-    if (likely(m == WARP_FULL)) {
-        _mm_storeu_si128((__m128i *)dst, b0);
-        _mm_storeu_si128((__m128i *)(dst + 16), b1);
-        return;
-    }
-    {
-        uint8_t tmp[TESLA_WARP_SIZE];
-
-        _mm_storeu_si128((__m128i *)tmp, b0);
-        _mm_storeu_si128((__m128i *)(tmp + 16), b1);
-        warp_blend8(dst, tmp, m);
-    }
-#else
-    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
-        if (m & (1u << l)) {
-            dst[l] = fl[l];
-        }
-    }
-#endif
-}
-
-/* fmad on VL lanes via doubles; false if a lane needs the exact path. */
-static inline bool fmad_v(TeslaV a, TeslaV b, TeslaV c, TeslaV lm,
-                          TeslaV *out)
-{
-    TeslaV ea = a & 0x7f800000u, eb = b & 0x7f800000u, ec = c & 0x7f800000u;
-    TeslaV bad = (TeslaV)((ea == 0) | (eb == 0) | (ec == 0) |
-                          (ea == 0x7f800000u) | (eb == 0x7f800000u) |
-                          (ec == 0x7f800000u)) & lm;
-    TeslaVD p, s;
-    TeslaVQ pq;
-    TeslaV r;
-
-    if (v_any32(bad)) {
-        return false;
-    }
-    /* The product is exact in double; truncate it to 24 bits. */
-    p = __builtin_convertvector(as_f(a), TeslaVD) *
-        __builtin_convertvector(as_f(b), TeslaVD);
-    memcpy(&pq, &p, sizeof(pq));
-    pq &= ~(uint64_t)0x1fffffff;
-    memcpy(&p, &pq, sizeof(p));
-    s = p + __builtin_convertvector(as_f(c), TeslaVD);
-    r = as_u(__builtin_convertvector(s, TeslaVF));
-    /*
-     * Results below 2^-125 take the exact path (the hardware rounds to an
-     * unbounded exponent before flushing); above, one rounding of the
-     * double sum is the hardware's.
-     */
-    if (v_any32((TeslaV)((r & 0x7f800000u) < 0x01000000u) & lm)) {
-        return false;
-    }
-    *out = r;
-    return true;
-}
-
-/*
- * fmad of a whole warp with AVX2 + FMA (x86-64 hosts that have them):
- * the truncated product is the float product stepped one ulp toward zero
- * when the exact error (from fma) has the other sign.  False (nothing
- * written) when some lane needs the exact path.
- */
-#ifdef HAVE_FMAD_FMA
-__attribute__((target("avx2,fma")))
-static bool fmad_fma(const uint32_t *a, const uint32_t *b, const uint32_t *c,
-                     const TeslaFastInsn *f, uint32_t m, uint32_t *out)
-{
-    const __m256i expm = _mm256_set1_epi32(0x7f800000);
-    const __m256i zero = _mm256_setzero_si256();
-    __m256i bad = zero, badall = zero;
-    __m256i lmask[NV];
-    __m256 r[NV];
-
-    for (unsigned k = 0; k < NV; k++) {
-        __m256i x = _mm256_loadu_si256((const __m256i *)(a + VL * k));
-        __m256i y = _mm256_loadu_si256((const __m256i *)(b + VL * k));
-        __m256i z = _mm256_loadu_si256((const __m256i *)(c + VL * k));
-        __m256i ex, ey, ez, pi, adj, ep, er;
-        __m256 p, e;
-
-        x = _mm256_xor_si256(_mm256_and_si256(x, _mm256_set1_epi32(f->am)),
-                             _mm256_set1_epi32(f->ax));
-        y = _mm256_xor_si256(_mm256_and_si256(y, _mm256_set1_epi32(f->bm)),
-                             _mm256_set1_epi32(f->bx));
-        z = _mm256_xor_si256(_mm256_and_si256(z, _mm256_set1_epi32(f->cm)),
-                             _mm256_set1_epi32(f->cx));
-        ex = _mm256_and_si256(x, expm);
-        ey = _mm256_and_si256(y, expm);
-        ez = _mm256_and_si256(z, expm);
-        /* inputs: normal and finite */
-        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(ex, zero));
-        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(ey, zero));
-        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(ez, zero));
-        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(ex, expm));
-        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(ey, expm));
-        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(ez, expm));
-        p = _mm256_mul_ps(_mm256_castsi256_ps(x), _mm256_castsi256_ps(y));
-        e = _mm256_fmsub_ps(_mm256_castsi256_ps(x), _mm256_castsi256_ps(y),
-                            p);
-        pi = _mm256_castps_si256(p);
-        /* the product: normal and finite too */
-        ep = _mm256_and_si256(pi, expm);
-        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(ep, zero));
-        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi32(ep, expm));
-        /* error of the other sign: step toward zero (magnitude - 1) */
-        adj = _mm256_srai_epi32(_mm256_xor_si256(_mm256_castps_si256(e), pi),
-                                31);
-        adj = _mm256_andnot_si256(
-            _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_castps_si256(e),
-                                                _mm256_set1_epi32(0x7fffffff)),
-                               zero), adj);
-        pi = _mm256_add_epi32(pi, adj);
-        r[k] = _mm256_add_ps(_mm256_castsi256_ps(pi),
-                             _mm256_castsi256_ps(z));
-        /* results below 2^-125 (or Inf/NaN: fine) take the exact path */
-        er = _mm256_and_si256(_mm256_castps_si256(r[k]), expm);
-        bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(
-                                       _mm256_set1_epi32(0x01000000), er));
-        /* only the lanes that execute matter */
-        lmask[k] = _mm256_loadu_si256((const __m256i *)&byte_mask[
-                                          (m >> (VL * k)) & 0xff]);
-        badall = _mm256_or_si256(badall, _mm256_and_si256(bad, lmask[k]));
-        bad = zero;
-    }
-    if (!_mm256_testz_si256(badall, badall)) {
-        return false;
-    }
-    for (unsigned k = 0; k < NV; k++) {
-        _mm256_storeu_ps((float *)(out + VL * k), r[k]);
-    }
-    return true;
-}
-#endif
-
-/* The fast kinds that need a result buffer (flags, fallbacks). */
-FAST_CLONES
-static void fast_exec_other(TeslaWarp *w, const TeslaFastInsn *f, uint32_t m)
-{
-    const uint32_t *a = w->r[f->a];
-    const uint32_t *b = f->bimm ? f->imm : w->r[f->b];
-    const uint32_t *c = w->r[f->c];
-    uint32_t *d = w->r[f->d];
-    TeslaV res[NV];
-
-    switch (f->kind) {
-    case TFK_ADD_CC:
-    case TFK_SUB_CC: {
-        uint32_t fl[TESLA_WARP_SIZE] __attribute__((aligned(32)));
-        bool sub = f->kind == TFK_SUB_CC;
-
-        for (unsigned k = 0; k < NV; k++) {
-            TeslaV x = vld(a + VL * k), y = vld(b + VL * k), r, cy, o;
-
-            if (sub) {
-                r = x - y;
-                cy = (TeslaV)(x >= y);          /* no borrow = carry */
-                o = ((x ^ y) & (x ^ r)) >> 31;
-            } else {
-                r = x + y;
-                cy = (TeslaV)(r < x);
-                o = (~(x ^ y) & (x ^ r)) >> 31;
-            }
-            res[k] = r;
-            vst(fl + VL * k, ((TeslaV)(r == 0) & TFL_Z) | ((r >> 31) << 1) |
-                             (cy & TFL_C) | (o << 3));
-        }
-        flags_store(w->c[f->cdst], fl, m);
-        break;
-    }
-    case TFK_FADD:
-        for (unsigned k = 0; k < NV; k++) {
-            TeslaV x = f32_ftz_v((vld(a + VL * k) & f->am) ^ f->ax);
-            TeslaV y = f32_ftz_v((vld(b + VL * k) & f->bm) ^ f->bx);
-
-            res[k] = f32_canon_nan_v(f32_ftz_v(as_u(as_f(x) + as_f(y))));
-        }
-        break;
-    case TFK_FMUL: {
-        bool slow = false;
-
-        for (unsigned k = 0; k < NV; k++) {
-            TeslaV x = f32_ftz_v((vld(a + VL * k) & f->am) ^ f->ax);
-            TeslaV y = f32_ftz_v((vld(b + VL * k) & f->bm) ^ f->bx);
-            TeslaV r = as_u(as_f(x) * as_f(y));
-            /* Denormal results follow the hardware's own rule. */
-            slow |= v_any32((TeslaV)(((r & 0x7f800000u) == 0) &
-                                     ((r & 0x007fffffu) != 0)) &
-                            lane_mask(m, k));
-            res[k] = f32_canon_nan_v(r);
-        }
-        if (unlikely(slow)) {
-            for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
-                res[l / VL][l % VL] = (m >> l) & 1 ?
-                    tesla_f32_mul((a[l] & f->am) ^ f->ax,
-                                  (b[l] & f->bm) ^ f->bx, TRND_RN, 0) : 0;
-            }
-        }
-        break;
-    }
-    case TFK_FMAD:
-#ifdef HAVE_FMAD_FMA
-        if (have_fma) {
-            uint32_t o[TESLA_WARP_SIZE];
-
-            if (fmad_fma(a, b, c, f, m, o)) {
-                for (unsigned k = 0; k < NV; k++) {
-                    res[k] = vld(o + VL * k);
-                }
-                break;
-            }
-        }
-#endif
-        for (unsigned k = 0; k < NV; k++) {
-            TeslaV x = (vld(a + VL * k) & f->am) ^ f->ax;
-            TeslaV y = (vld(b + VL * k) & f->bm) ^ f->bx;
-            TeslaV z = (vld(c + VL * k) & f->cm) ^ f->cx;
-
-            if (unlikely(!fmad_v(x, y, z, lane_mask(m, k), &res[k]))) {
-                for (unsigned j = 0; j < VL; j++) {
-                    res[k][j] = (m >> (VL * k + j)) & 1 ?
-                                tesla_f32_mad(x[j], y[j], z[j], 0) : 0;
-                }
-            }
-        }
-        break;
-    default:
-        g_assert_not_reached();
-    }
-    if (likely(m == WARP_FULL)) {
-        for (unsigned k = 0; k < NV; k++) {
-            vst(d + VL * k, res[k]);
-        }
-    } else {
-        for (unsigned k = 0; k < NV; k++) {
-            TeslaV lm = lane_mask(m, k);
-
-            vst(d + VL * k, (vld(d + VL * k) & ~lm) | (res[k] & lm));
-        }
-    }
-}
-
-/*
- * Write expression E (of k, the vector index) to d for the lanes in m.
- * Vector k of d only ever aliases vector k of a source, so storing it
- * before loading vector k + 1 is safe.
- */
-#define FAST_STORE(E) do { \
-        if (likely(m == WARP_FULL)) { \
-            for (unsigned k = 0; k < NV; k++) { \
-                vst(d + VL * k, (E)); \
-            } \
-        } else { \
-            for (unsigned k = 0; k < NV; k++) { \
-                TeslaV lm_ = lane_mask(m, k); \
-                vst(d + VL * k, (vld(d + VL * k) & ~lm_) | ((E) & lm_)); \
-            } \
-        } \
-    } while (0)
-
-#define A_ (vld(a + VL * k))
-#define B_ (vld(b + VL * k))
-#define C_ (vld(c + VL * k))
-
-/* Run a fast instruction for the lanes in m (m != 0). */
-FAST_CLONES
-static void fast_exec(TeslaWarp *w, const TeslaFastInsn *f, uint32_t m)
-{
-    const uint32_t *a = w->r[f->a];
-    const uint32_t *b = f->bimm ? f->imm : w->r[f->b];
-    const uint32_t *c = w->r[f->c];
-    uint32_t *d = w->r[f->d];
-    const uint32_t am = f->am, bm = f->bm;
-
-    switch (f->kind) {
-    case TFK_MOV:
-        FAST_STORE(B_);
-        break;
-    case TFK_ADD:
-        FAST_STORE(A_ + B_);
-        break;
-    case TFK_SUB:
-        FAST_STORE(A_ - B_);
-        break;
-    case TFK_SUBR:
-        FAST_STORE(B_ - A_);
-        break;
-    case TFK_AND:
-        FAST_STORE((A_ ^ am) & (B_ ^ bm));
-        break;
-    case TFK_OR:
-        FAST_STORE((A_ ^ am) | (B_ ^ bm));
-        break;
-    case TFK_XOR:
-        FAST_STORE((A_ ^ am) ^ (B_ ^ bm));
-        break;
-    case TFK_MOV2:
-        FAST_STORE(B_ ^ bm);
-        break;
-    case TFK_SHL:
-        FAST_STORE(A_ << am);
-        break;
-    case TFK_SHR:
-        FAST_STORE(A_ >> am);
-        break;
-    case TFK_SAR:
-        FAST_STORE((TeslaV)((TeslaVS)A_ >> (int)am));
-        break;
-    case TFK_MUL24:
-        FAST_STORE((A_ & 0xffffffu) * (B_ & 0xffffffu));
-        break;
-    case TFK_MAD24:
-        FAST_STORE((A_ & 0xffffffu) * (B_ & 0xffffffu) + C_);
-        break;
-    default:
-        fast_exec_other(w, f, m);
-        break;
     }
 }
 
@@ -1129,7 +1116,7 @@ TeslaWarpStop tesla_warp_run(TeslaWarp *w, uint64_t slice)
         const TeslaInsn *insn;
         uint32_t m, pc;
         size_t idx;
-        bool ok = true;
+        bool ok = true, fresh;
         TeslaCtrlResult cr = TCR_NEXT;
 
         if (unlikely(!w->mask)) {
@@ -1150,31 +1137,24 @@ TeslaWarpStop tesla_warp_run(TeslaWarp *w, uint64_t slice)
             }
             return TWS_SLICE;
         }
-        pc = w->pc;
-        idx = pc >> 2;
-        if (likely(!(pc & 3) && idx < ncode && run->ivalid[idx] &&
-                   run->fcache[idx].kind && !tracing)) {
-            const TeslaFastInsn *f = &run->fcache[idx];
+        if (likely(!tracing)) {
+            uint64_t n0 = n;
+            bool trap = false;
 
-            m = w->mask;
-            if (f->pred != TPRED_ALWAYS) {
-                m &= tesla_pred_mask(w, f->pred, f->pred_c);
+            n = fast_run(w, n, limit, &trap);
+            if (unlikely(trap)) {
+                SYNC_COUNT();
+                return TWS_TRAP;
             }
-            n++;
-            if (m) {
-                fast_exec(w, f, m);
+            if (n != n0) {
+                continue;
             }
-            w->pc = pc + f->len;
-            if (unlikely(f->post != TPOST_NONE)) {
-                w->insn_pc = pc;
-                if (tesla_exec_post(w, &run->icache[idx]) == TCR_TRAP) {
-                    SYNC_COUNT();
-                    return TWS_TRAP;
-                }
-            }
-            continue;
         }
 
+        /* The general path, one instruction. */
+        pc = w->pc;
+        idx = pc >> 2;
+        fresh = !(pc & 3) && idx < ncode && !run->ivalid[idx];
         w->insn_pc = pc;
         SYNC_COUNT();
         insn = insn_at(w, pc);
@@ -1193,8 +1173,7 @@ TeslaWarpStop tesla_warp_run(TeslaWarp *w, uint64_t slice)
                 run->skip_trace = true;
                 return TWS_PAUSE;
             }
-        }
-        if (run->fcache[idx].kind && !tracing) {
+        } else if (fresh && run->fcache[idx].kind) {
             continue;       /* just decoded: take the fast path */
         }
         n++;

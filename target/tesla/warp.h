@@ -95,8 +95,8 @@ struct TeslaWarp {
 };
 
 /*
- * The fast path: common ALU instructions in a compact pre-resolved form,
- * made once per code address next to the decoded TeslaInsn.  Register
+ * The fast path: common instructions in a compact pre-resolved form, made
+ * once per code address next to the decoded TeslaInsn (warp.c).  Register
  * operands are row indices already clamped to the GPR count.
  */
 typedef struct TeslaFastInsn {
@@ -107,9 +107,15 @@ typedef struct TeslaFastInsn {
     uint8_t d, a, b, c;     /* rows */
     uint8_t bimm;           /* b is the immediate vector */
     uint8_t cdst;           /* $c written (TFK_*_CC) */
+    uint8_t fmods;          /* f32: some source has abs/neg */
+    uint8_t space;          /* memory: TSPACE_S or TSPACE_L */
+    uint8_t areg;           /* memory: $a index of s[] l[] */
+    uint8_t sidx;           /* memory: c/g space index */
     /* per-kind parameters: f32 source and/xor masks (abs/neg), logop
        not masks (am/bm), shift count (am) */
     uint32_t am, ax, bm, bx, cm, cx;
+    uint32_t off;           /* memory: byte offset */
+    uint32_t target;        /* bra/joinat: code address */
     uint32_t imm[TESLA_WARP_SIZE] __attribute__((aligned(16)));
 } TeslaFastInsn;
 

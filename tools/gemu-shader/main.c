@@ -1,6 +1,7 @@
 /*
- * gemu-shader: run one Tesla program with the inputs a state file gives,
- * and print the state it asks for.  docs/tools/gemu-shader.md is the
+ * gemu-shader: run one Tesla program (or, with "chip sgx543", one USSE
+ * program: usse.c) with the inputs a state file gives, and print the
+ * state it asks for.  docs/tools/gemu-shader.md is the
  * user's reference; state.c reads the state file.
  *
  * Exit status: 0 the program ran to exit, 1 it trapped (the trap is the
@@ -10,6 +11,7 @@
  */
 #include "gemu/osdep.h"
 #include "state.h"
+#include "usse.h"
 #include "target/tesla/exec.h"
 
 enum {
@@ -27,8 +29,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: gemu-shader [OPTIONS] STATE-FILE\n"
-        "Run one Tesla shader program as STATE-FILE describes ('-': stdin)\n"
-        "and print the state it dumps.\n"
+        "Run one Tesla or USSE (chip sgx543) shader program as STATE-FILE\n"
+        "describes ('-': stdin) and print the state it dumps.\n"
         "\n"
         "  --max-insns N  stop with a TIMEOUT trap after N warp-instructions\n"
         "                 (default %llu; 0: no limit)\n"
@@ -311,7 +313,20 @@ int main(int argc, char **argv)
         return EXIT_BAD;
     }
 
-    s = shader_state_load(path, &err);
+    {
+        g_autofree char *text = NULL;
+        size_t len = 0;
+
+        text = shader_read_input(path, &len, &err);
+        if (!text) {
+            fprintf(stderr, "gemu-shader: %s\n", err);
+            return EXIT_BAD;
+        }
+        if (strlen(text) == len && shader_text_is_usse(text)) {
+            return usse_shader_main(path, text, len, max_insns, trace);
+        }
+        s = shader_state_parse(path, text, len, &err);
+    }
     if (!s) {
         fprintf(stderr, "gemu-shader: %s\n", err);
         return EXIT_BAD;

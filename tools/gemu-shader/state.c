@@ -14,14 +14,22 @@
 
 #include <math.h>
 
-typedef struct Lexer {
-    const char *file;       /* for messages */
-    int line;
-    const char *p;          /* cursor in the line (comment stripped) */
-    char **errp;
-} Lexer;
+typedef ShaderLexer Lexer;
 
-static bool GEMU_PRINTF(2, 3) lex_error(Lexer *lx, const char *fmt, ...)
+/* The lexer is shared with usse.c under its exported names (state.h). */
+#define lex_error shader_lex_error
+#define lex_skip_ws shader_lex_skip_ws
+#define lex_at_end shader_lex_at_end
+#define lex_peek_token shader_lex_peek_token
+#define lex_end shader_lex_end
+#define lex_char shader_lex_char
+#define lex_try shader_lex_try
+#define lex_word shader_lex_word
+#define lex_number shader_lex_number
+#define lex_value shader_lex_value
+#define read_input shader_read_input
+
+bool GEMU_PRINTF(2, 3) lex_error(Lexer *lx, const char *fmt, ...)
 {
     va_list ap;
     g_autofree char *msg = NULL;
@@ -35,21 +43,21 @@ static bool GEMU_PRINTF(2, 3) lex_error(Lexer *lx, const char *fmt, ...)
     return false;
 }
 
-static void lex_skip_ws(Lexer *lx)
+void lex_skip_ws(Lexer *lx)
 {
     while (*lx->p == ' ' || *lx->p == '\t' || *lx->p == '\r') {
         lx->p++;
     }
 }
 
-static bool lex_at_end(Lexer *lx)
+bool lex_at_end(Lexer *lx)
 {
     lex_skip_ws(lx);
     return *lx->p == '\0';
 }
 
 /* A run of non-blank characters, for quoting in messages. */
-static char *lex_peek_token(Lexer *lx)
+char *lex_peek_token(Lexer *lx)
 {
     const char *e;
 
@@ -61,7 +69,7 @@ static char *lex_peek_token(Lexer *lx)
     return g_strndup(lx->p, e - lx->p);
 }
 
-static bool lex_end(Lexer *lx, const char *what)
+bool lex_end(Lexer *lx, const char *what)
 {
     g_autofree char *tok = NULL;
 
@@ -72,7 +80,7 @@ static bool lex_end(Lexer *lx, const char *what)
     return lex_error(lx, "unexpected '%s' after %s", tok, what);
 }
 
-static bool lex_char(Lexer *lx, char c, const char *what)
+bool lex_char(Lexer *lx, char c, const char *what)
 {
     lex_skip_ws(lx);
     if (*lx->p != c) {
@@ -86,7 +94,7 @@ static bool lex_char(Lexer *lx, char c, const char *what)
     return true;
 }
 
-static bool lex_try(Lexer *lx, const char *s)
+bool lex_try(Lexer *lx, const char *s)
 {
     size_t n = strlen(s);
 
@@ -104,7 +112,7 @@ static bool is_word_char(char c)
 }
 
 /* A directive or name: letters, digits, '_' and '-'.  "" if none. */
-static char *lex_word(Lexer *lx)
+char *lex_word(Lexer *lx)
 {
     const char *s;
 
@@ -146,7 +154,7 @@ static bool parse_uint(const char *s, size_t len, uint64_t *out)
 }
 
 /* An unsigned number (hex or decimal), at most @max. */
-static bool lex_number(Lexer *lx, const char *what, uint64_t max,
+bool lex_number(Lexer *lx, const char *what, uint64_t max,
                        uint64_t *out)
 {
     const char *s;
@@ -185,7 +193,7 @@ static bool lex_number(Lexer *lx, const char *what, uint64_t max,
  * (two's complement), or a float with an 'f' suffix ("1.5f", "-2e3f":
  * its IEEE single bits).
  */
-static bool lex_value(Lexer *lx, uint32_t *out)
+bool lex_value(Lexer *lx, uint32_t *out)
 {
     g_autofree char *tok = lex_peek_token(lx);
     size_t len = strlen(tok);
@@ -857,7 +865,7 @@ static bool check_shape(Lexer *lx, ShaderState *s)
     return true;
 }
 
-static char *read_input(const char *path, size_t *len, char **errp)
+char *read_input(const char *path, size_t *len, char **errp)
 {
     g_autoptr(GError) gerr = NULL;
     GString *buf;
@@ -889,10 +897,45 @@ static char *read_input(const char *path, size_t *len, char **errp)
 
 ShaderState *shader_state_load(const char *path, char **errp)
 {
-    ShaderState *s = g_new0(ShaderState, 1);
     g_autofree char *text = NULL;
-    g_auto(GStrv) lines = NULL;
     size_t len = 0;
+
+    *errp = NULL;
+    text = read_input(path, &len, errp);
+    if (!text) {
+        return NULL;
+    }
+    return shader_state_parse(path, text, len, errp);
+}
+
+bool shader_text_is_usse(const char *text)
+{
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+
+    for (int i = 0; lines[i]; i++) {
+        g_auto(GStrv) tok = NULL;
+        char *hash = strchr(lines[i], '#');
+
+        if (hash) {
+            *hash = '\0';
+        }
+        tok = g_strsplit_set(g_strstrip(lines[i]), " \t", -1);
+        if (tok[0] && !strcmp(tok[0], "chip")) {
+            for (int k = 1; tok[k]; k++) {
+                if (*tok[k]) {
+                    return !strcmp(tok[k], "sgx543");
+                }
+            }
+        }
+    }
+    return false;
+}
+
+ShaderState *shader_state_parse(const char *path, const char *text,
+                                size_t len, char **errp)
+{
+    ShaderState *s = g_new0(ShaderState, 1);
+    g_auto(GStrv) lines = NULL;
     Lexer lx = {
         .file = strcmp(path, "-") ? path : "<stdin>",
         .errp = errp,
@@ -913,10 +956,6 @@ ShaderState *shader_state_load(const char *path, char **errp)
     s->swords = g_array_new(FALSE, FALSE, sizeof(ShaderWord));
     s->dumps = g_array_new(FALSE, FALSE, sizeof(ShaderDump));
 
-    text = read_input(path, &len, errp);
-    if (!text) {
-        goto fail;
-    }
     if (strlen(text) != len) {
         *errp = g_strdup_printf("%s: not a text file (it holds a NUL byte)",
                                 lx.file);

@@ -88,6 +88,36 @@ typedef struct ShaderState {
     int block_line, grid_line, shared_line, local_line;
 } ShaderState;
 
+/* The line lexer state files are read with (state.c; usse.c uses it). */
+typedef struct ShaderLexer {
+    const char *file;       /* for messages */
+    int line;
+    const char *p;          /* cursor in the line (comment stripped) */
+    char **errp;
+} ShaderLexer;
+
+/* "FILE:LINE: message" into *errp (the first error wins); false. */
+bool shader_lex_error(ShaderLexer *lx, const char *fmt, ...) GEMU_PRINTF(2, 3);
+void shader_lex_skip_ws(ShaderLexer *lx);
+bool shader_lex_at_end(ShaderLexer *lx);
+char *shader_lex_peek_token(ShaderLexer *lx);
+bool shader_lex_end(ShaderLexer *lx, const char *what);
+bool shader_lex_char(ShaderLexer *lx, char c, const char *what);
+bool shader_lex_try(ShaderLexer *lx, const char *s);
+/* A directive or name: letters, digits, '_' and '-'.  "" if none. */
+char *shader_lex_word(ShaderLexer *lx);
+/* An unsigned number (hex or decimal), at most @max. */
+bool shader_lex_number(ShaderLexer *lx, const char *what, uint64_t max,
+                       uint64_t *out);
+/* A 32-bit value: number, negative decimal, or float with an 'f'. */
+bool shader_lex_value(ShaderLexer *lx, uint32_t *out);
+
+/* The whole state file ("-": stdin); NULL with *errp on failure. */
+char *shader_read_input(const char *path, size_t *len, char **errp);
+
+/* Does the state file say "chip sgx543" (a USSE run, see usse.c)? */
+bool shader_text_is_usse(const char *text);
+
 /*
  * Parse the state file @path ("-" is stdin; code paths are then relative
  * to the working directory), load the code, and check everything against
@@ -95,6 +125,9 @@ typedef struct ShaderState {
  * "FILE:LINE: what is wrong".
  */
 ShaderState *shader_state_load(const char *path, char **errp);
+/* The same, with the file's @text (@len bytes) already read. */
+ShaderState *shader_state_parse(const char *path, const char *text,
+                                size_t len, char **errp);
 void shader_state_free(ShaderState *s);
 
 /* Threads the launch has (3D: threads; compute: block x grid). */

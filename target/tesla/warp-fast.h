@@ -1,0 +1,713 @@
+/*
+ * Tesla warp interpreter: the fast loop.  A template, included by warp.c
+ * once per host ISA it is built for (the baseline, and AVX2 + FMA on
+ * x86-64); FAST_FN(name) names each function of one build.  Only warp.c
+ * includes it, after its fast-path helpers.
+ *
+ * The loop runs pre-classified instructions (TeslaFastInsn) one after
+ * another without leaving it: no call per instruction, one switch.  An
+ * instruction it cannot finish here (a memory fault, quadon, a full
+ * stack) is handed back untouched: the general path then runs it and
+ * reports whatever it has to.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+/*
+ * Write expression E (of k, the vector index) to d for the lanes in m.
+ * Vector k of d only ever aliases vector k of a source, so storing it
+ * before loading vector k + 1 is safe.
+ */
+#define FAST_STORE(E) do { \
+        if (likely(m == WARP_FULL)) { \
+            _Pragma("GCC unroll 4") \
+            for (unsigned k = 0; k < NV; k++) { \
+                vst(d + VL * k, (E)); \
+            } \
+        } else { \
+            _Pragma("GCC unroll 4") \
+            for (unsigned k = 0; k < NV; k++) { \
+                TeslaV lm_ = lane_mask(m, k); \
+                vst(d + VL * k, (vld(d + VL * k) & ~lm_) | ((E) & lm_)); \
+            } \
+        } \
+    } while (0)
+
+#define FAST_UNROLL _Pragma("GCC unroll 4")
+
+#if defined(__AVX2__) && defined(__FMA__)
+#define FAST_HW_FTZ 1
+#else
+#define FAST_HW_FTZ 0
+#endif
+
+#define A_ (vld(a + VL * k))
+#define B_ (vld(b + VL * k))
+#define C_ (vld(c + VL * k))
+
+#if defined(__AVX2__) && defined(__FMA__)
+/*
+ * fmad of a whole warp with AVX2 + FMA: the truncated product is the
+ * float product stepped one ulp toward zero when the exact error (from
+ * fma) has the other sign.  False (nothing written) when some lane of m
+ * needs the exact path: an input zero, denormal, Inf or NaN, a product
+ * below 2^-78 (so that its error cannot be a denormal, which FTZ would
+ * flush) or Inf, or a result below 2^-125.
+ */
+FAST_INLINE bool FAST_FN(fmad_warp)(const uint32_t *a, const uint32_t *b,
+                                    const uint32_t *c,
+                                    const TeslaFastInsn *f, uint32_t m,
+                                    TeslaV *res)
+{
+    const __m256i expm = _mm256_set1_epi32(0x7f800000);
+    const __m256i one = _mm256_set1_epi32(0x00800000);
+    const __m256 zero = _mm256_setzero_ps();
+    /*
+     * Signed minimum of exponent fields: (x + 1 << 23) & expm for the
+     * inputs (0 or 1 << 23 for exponent 255 or 0), the product's less
+     * 48 << 23, the result's as is.  Below 2 << 23: exact path.
+     */
+    __m256i low = _mm256_set1_epi32(0x7fffffff);
+    __m256 r[NV];
+
+    FAST_UNROLL
+    for (unsigned k = 0; k < NV; k++) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(a + VL * k));
+        __m256i y = _mm256_loadu_si256((const __m256i *)(b + VL * k));
+        __m256i z = _mm256_loadu_si256((const __m256i *)(c + VL * k));
+        __m256i t, pi, adj;
+        __m256 p, e;
+
+        if (unlikely(f->fmods)) {
+            x = _mm256_xor_si256(_mm256_and_si256(
+                    x, _mm256_set1_epi32(f->am)), _mm256_set1_epi32(f->ax));
+            y = _mm256_xor_si256(_mm256_and_si256(
+                    y, _mm256_set1_epi32(f->bm)), _mm256_set1_epi32(f->bx));
+            z = _mm256_xor_si256(_mm256_and_si256(
+                    z, _mm256_set1_epi32(f->cm)), _mm256_set1_epi32(f->cx));
+        }
+        p = _mm256_mul_ps(_mm256_castsi256_ps(x), _mm256_castsi256_ps(y));
+        e = _mm256_fmsub_ps(_mm256_castsi256_ps(x), _mm256_castsi256_ps(y),
+                            p);
+        pi = _mm256_castps_si256(p);
+        t = _mm256_min_epi32(
+                _mm256_min_epi32(
+                    _mm256_and_si256(_mm256_add_epi32(x, one), expm),
+                    _mm256_and_si256(_mm256_add_epi32(y, one), expm)),
+                _mm256_min_epi32(
+                    _mm256_and_si256(_mm256_add_epi32(z, one), expm),
+                    _mm256_sub_epi32(
+                        _mm256_and_si256(_mm256_add_epi32(pi, one), expm),
+                        _mm256_set1_epi32(48 << 23))));
+        /* error of the other sign than p: step toward zero (-1 on the
+           magnitude); blendv picks by the sign bit of p */
+        adj = _mm256_castps_si256(_mm256_blendv_ps(
+                  _mm256_cmp_ps(e, zero, _CMP_LT_OQ),
+                  _mm256_cmp_ps(e, zero, _CMP_GT_OQ), p));
+        pi = _mm256_add_epi32(pi, adj);
+        r[k] = _mm256_add_ps(_mm256_castsi256_ps(pi),
+                             _mm256_castsi256_ps(z));
+        t = _mm256_min_epi32(t, _mm256_and_si256(_mm256_castps_si256(r[k]),
+                                                 expm));
+        if (m != WARP_FULL) {
+            /* lanes that do not execute do not matter */
+            __m256i lm;
+
+            memcpy(&lm, &byte_mask[(m >> (VL * k)) & 0xff], sizeof(lm));
+            t = _mm256_max_epi32(t, _mm256_andnot_si256(
+                                        lm, _mm256_set1_epi32(0x7fffffff)));
+        }
+        low = _mm256_min_epi32(low, t);
+    }
+    if (!_mm256_testz_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32(0x01000000),
+                                               low),
+                            _mm256_set1_epi32(-1))) {
+        return false;
+    }
+    for (unsigned k = 0; k < NV; k++) {
+        res[k] = (TeslaV)r[k];
+    }
+    return true;
+}
+#else
+/* fmad of a whole warp through doubles; false when a lane needs the exact
+   path. */
+FAST_INLINE bool FAST_FN(fmad_warp)(const uint32_t *a, const uint32_t *b,
+                                    const uint32_t *c,
+                                    const TeslaFastInsn *f, uint32_t m,
+                                    TeslaV *res)
+{
+    for (unsigned k = 0; k < NV; k++) {
+        TeslaV x = (vld(a + VL * k) & f->am) ^ f->ax;
+        TeslaV y = (vld(b + VL * k) & f->bm) ^ f->bx;
+        TeslaV z = (vld(c + VL * k) & f->cm) ^ f->cx;
+
+        if (!fmad_v(x, y, z, lane_mask(m, k), &res[k])) {
+            return false;
+        }
+    }
+    return true;
+}
+#endif
+
+/*
+ * b32 loads and stores.  Every executing lane's address is checked before
+ * anything is written; a lane out of range hands the instruction to the
+ * general path (which faults).  Inactive lanes read a clamped address.
+ */
+/*
+ * The whole warp at consecutive words a0, a0 + 4, ... (lane order), all
+ * below lim + 4: one block copy.  av[] are the lanes' word addresses.
+ */
+FAST_INLINE bool FAST_FN(contiguous)(const TeslaV *av, uint32_t lim)
+{
+    uint32_t a0 = av[0][0];
+    TeslaV acc = { 0 };
+
+    if (G_BYTE_ORDER != G_LITTLE_ENDIAN ||
+        (uint64_t)a0 + 4 * TESLA_WARP_SIZE > (uint64_t)lim + 4) {
+        return false;
+    }
+    FAST_UNROLL
+    for (unsigned k = 0; k < NV; k++) {
+        acc |= av[k] ^ (lane_words[k] + a0);
+    }
+    return !v_any32(acc);
+}
+
+FAST_INLINE bool FAST_FN(ld_g)(TeslaWarp *w, const TeslaFastInsn *f,
+                               uint32_t m, uint32_t *d)
+{
+    const TeslaMemSpace *ms = &w->run->env.g[f->sidx];
+    const uint32_t *ar = w->r[f->a];
+    const uint8_t *base = ms->data;
+    uint32_t v[TESLA_WARP_SIZE], bad = 0, lim;
+
+    if (unlikely(ms->size < 4)) {
+        return false;
+    }
+    lim = ms->size - 4 > UINT32_MAX ? UINT32_MAX : (uint32_t)(ms->size - 4);
+    if (m == WARP_FULL) {
+        TeslaV av[NV];
+
+        FAST_UNROLL
+        for (unsigned k = 0; k < NV; k++) {
+            av[k] = (vld(ar + VL * k) + f->off) & ~3u;
+        }
+        if (FAST_FN(contiguous)(av, lim)) {
+            memcpy(d, base + av[0][0], 4 * TESLA_WARP_SIZE);
+            return true;
+        }
+    }
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        uint32_t addr = (ar[l] + f->off) & ~3u;
+        uint32_t x;
+
+        bad |= (uint32_t)(addr > lim) << l;
+        memcpy(&x, base + (addr > lim ? 0 : addr), 4);
+        v[l] = GUINT32_FROM_LE(x);
+    }
+    if (unlikely(bad & m)) {
+        return false;
+    }
+    warp_blend(d, v, m);
+    return true;
+}
+
+FAST_INLINE bool FAST_FN(st_g)(TeslaWarp *w, const TeslaFastInsn *f,
+                               uint32_t m)
+{
+    const TeslaMemSpace *ms = &w->run->env.g[f->sidx];
+    const uint32_t *ar = w->r[f->a];
+    const uint32_t *v = w->r[f->b];
+    uint8_t *base = ms->data;
+    uint32_t bad = 0, lim;
+
+    if (unlikely(ms->size < 4)) {
+        return false;
+    }
+    lim = ms->size - 4 > UINT32_MAX ? UINT32_MAX : (uint32_t)(ms->size - 4);
+    if (m == WARP_FULL) {
+        TeslaV av[NV];
+
+        FAST_UNROLL
+        for (unsigned k = 0; k < NV; k++) {
+            av[k] = (vld(ar + VL * k) + f->off) & ~3u;
+        }
+        if (FAST_FN(contiguous)(av, lim)) {
+            memcpy(base + av[0][0], v, 4 * TESLA_WARP_SIZE);
+            return true;
+        }
+    }
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        bad |= (uint32_t)(((ar[l] + f->off) & ~3u) > lim) << l;
+    }
+    if (unlikely(bad & m)) {
+        return false;
+    }
+    /* lane order: the last lane to a word wins */
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        if (m & (1u << l)) {
+            uint32_t x = GUINT32_TO_LE(v[l]);
+
+            memcpy(base + ((ar[l] + f->off) & ~3u), &x, 4);
+        }
+    }
+    return true;
+}
+
+/* s[] or l[] of lane l: base + l * stride + addr, addr <= lim */
+FAST_INLINE uint8_t *FAST_FN(sl_space)(TeslaWarp *w, const TeslaFastInsn *f,
+                                       size_t *stride, uint32_t *lim)
+{
+    const TeslaRun *run = w->run;
+    uint32_t size;
+    uint8_t *base;
+
+    if (f->space == TSPACE_S) {
+        base = run->shared;
+        size = run->env.shared_bytes;
+        *stride = 0;
+    } else {
+        base = w->local;
+        size = run->env.local_bytes;
+        *stride = size;
+    }
+    if (!base || size < 4) {
+        return NULL;
+    }
+    *lim = size - 4;
+    return base;
+}
+
+FAST_INLINE bool FAST_FN(ld_sl)(TeslaWarp *w, const TeslaFastInsn *f,
+                                uint32_t m, uint32_t *d)
+{
+    const uint16_t *ar = w->a[f->areg];
+    uint32_t v[TESLA_WARP_SIZE], bad = 0, lim;
+    size_t stride;
+    const uint8_t *base = FAST_FN(sl_space)(w, f, &stride, &lim);
+
+    if (unlikely(!base)) {
+        return false;
+    }
+    if (m == WARP_FULL && !stride) {
+        TeslaV av[NV];
+
+        FAST_UNROLL
+        for (unsigned k = 0; k < NV; k++) {
+            for (unsigned j = 0; j < VL; j++) {
+                av[k][j] = (ar[VL * k + j] + f->off) & 0xfffcu;
+            }
+        }
+        if (FAST_FN(contiguous)(av, lim)) {
+            memcpy(d, base + av[0][0], 4 * TESLA_WARP_SIZE);
+            return true;
+        }
+    }
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        uint32_t addr = (ar[l] + f->off) & 0xfffcu;
+        uint32_t x;
+
+        bad |= (uint32_t)(addr > lim) << l;
+        memcpy(&x, base + l * stride + (addr > lim ? 0 : addr), 4);
+        v[l] = GUINT32_FROM_LE(x);
+    }
+    if (unlikely(bad & m)) {
+        return false;
+    }
+    warp_blend(d, v, m);
+    return true;
+}
+
+FAST_INLINE bool FAST_FN(st_sl)(TeslaWarp *w, const TeslaFastInsn *f,
+                                uint32_t m)
+{
+    const uint16_t *ar = w->a[f->areg];
+    const uint32_t *v = w->r[f->b];
+    uint32_t bad = 0, lim;
+    size_t stride;
+    uint8_t *base = FAST_FN(sl_space)(w, f, &stride, &lim);
+
+    if (unlikely(!base)) {
+        return false;
+    }
+    if (m == WARP_FULL && !stride) {
+        TeslaV av[NV];
+
+        FAST_UNROLL
+        for (unsigned k = 0; k < NV; k++) {
+            for (unsigned j = 0; j < VL; j++) {
+                av[k][j] = (ar[VL * k + j] + f->off) & 0xfffcu;
+            }
+        }
+        if (FAST_FN(contiguous)(av, lim)) {
+            memcpy(base + av[0][0], v, 4 * TESLA_WARP_SIZE);
+            return true;
+        }
+    }
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        bad |= (uint32_t)(((ar[l] + f->off) & 0xfffcu) > lim) << l;
+    }
+    if (unlikely(bad & m)) {
+        return false;
+    }
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        if (m & (1u << l)) {
+            uint32_t x = GUINT32_TO_LE(v[l]);
+
+            memcpy(base + l * stride + ((ar[l] + f->off) & 0xfffcu), &x, 4);
+        }
+    }
+    return true;
+}
+
+/* c[] at a fixed address: one word for every lane (0 beyond the end). */
+FAST_INLINE void FAST_FN(ld_c)(TeslaWarp *w, const TeslaFastInsn *f,
+                               uint32_t m, uint32_t *d)
+{
+    const TeslaMemSpace *ms = &w->run->env.c[f->sidx];
+    uint32_t addr = f->off & 0xfffcu, x = 0;
+
+    if ((uint64_t)addr + 4 <= ms->size) {
+        memcpy(&x, ms->data + addr, 4);
+        x = GUINT32_FROM_LE(x);
+    }
+    FAST_STORE((TeslaV){ 0 } + x);
+}
+
+/*
+ * Run fast instructions from w->pc while there are any, the path has
+ * threads and n < limit.  Returns the new instruction count; *trap is set
+ * when an exit/join trapped (run->result filled).
+ */
+static uint64_t FAST_FN(fast_run)(TeslaWarp *w, uint64_t n, uint64_t limit,
+                                  bool *trap)
+{
+    TeslaRun *run = w->run;
+    const TeslaFastInsn *fcache = run->fcache;
+    const size_t ncode = run->env.code_words;
+#if FAST_HW_FTZ
+    /* f32 inputs and results flushed by the host FPU (see fast_init) */
+    const bool hwftz = fast_hw_ftz_ok;
+    const uint32_t csr = hwftz ? mxcsr_get() : 0;
+
+    if (hwftz) {
+        mxcsr_set(csr | MXCSR_DAZ_FTZ);
+    }
+#endif
+
+    while (likely(n < limit)) {
+        const uint32_t pc = w->pc;
+        const size_t idx = pc >> 2;
+        const TeslaFastInsn *f;
+        const uint32_t *a, *b, *c;
+        uint32_t *d;
+        uint32_t m, next;
+
+        if (unlikely((pc & 3) || idx >= ncode)) {
+            break;
+        }
+        f = &fcache[idx];
+        if (unlikely(f->kind == TFK_NONE)) {
+            break;
+        }
+        m = w->mask;
+        if (f->pred != TPRED_ALWAYS) {
+#ifdef __AVX2__
+            /* the predicate's truth for each flags value 0-15, looked up
+               for all 32 lanes at once */
+            __m256i fl, tab;
+
+            memcpy(&fl, w->c[f->pred_c & 3], sizeof(fl));
+            tab = _mm256_broadcastsi128_si256(
+                      _mm_loadu_si128((const __m128i *)pred_bytes[f->pred &
+                                                                 31]));
+            m &= (uint32_t)_mm256_movemask_epi8(_mm256_shuffle_epi8(tab, fl));
+#else
+            m &= tesla_pred_mask(w, f->pred, f->pred_c);
+#endif
+        }
+        next = pc + f->len;
+        a = w->r[f->a];
+        b = f->bimm ? f->imm : w->r[f->b];
+        c = w->r[f->c];
+        d = w->r[f->d];
+
+        switch (f->kind) {
+        case TFK_MOV:
+            if (m) {
+                FAST_STORE(B_);
+            }
+            break;
+        case TFK_ADD:
+            if (m) {
+                FAST_STORE(A_ + B_);
+            }
+            break;
+        case TFK_SUB:
+            if (m) {
+                FAST_STORE(A_ - B_);
+            }
+            break;
+        case TFK_SUBR:
+            if (m) {
+                FAST_STORE(B_ - A_);
+            }
+            break;
+        case TFK_AND:
+            if (m) {
+                FAST_STORE((A_ ^ f->am) & (B_ ^ f->bm));
+            }
+            break;
+        case TFK_OR:
+            if (m) {
+                FAST_STORE((A_ ^ f->am) | (B_ ^ f->bm));
+            }
+            break;
+        case TFK_XOR:
+            if (m) {
+                FAST_STORE((A_ ^ f->am) ^ (B_ ^ f->bm));
+            }
+            break;
+        case TFK_MOV2:
+            if (m) {
+                FAST_STORE(B_ ^ f->bm);
+            }
+            break;
+        case TFK_SHL:
+            if (m) {
+                FAST_STORE(A_ << f->am);
+            }
+            break;
+        case TFK_SHR:
+            if (m) {
+                FAST_STORE(A_ >> f->am);
+            }
+            break;
+        case TFK_SAR:
+            if (m) {
+                FAST_STORE((TeslaV)((TeslaVS)A_ >> (int)f->am));
+            }
+            break;
+        case TFK_MUL24:
+            if (m) {
+                FAST_STORE((A_ & 0xffffffu) * (B_ & 0xffffffu));
+            }
+            break;
+        case TFK_MAD24:
+            if (m) {
+                FAST_STORE((A_ & 0xffffffu) * (B_ & 0xffffffu) + C_);
+            }
+            break;
+
+        case TFK_ADD_CC:
+        case TFK_SUB_CC: {
+            uint32_t fl[TESLA_WARP_SIZE] __attribute__((aligned(32)));
+            TeslaV res[NV];
+            bool sub = f->kind == TFK_SUB_CC;
+
+            if (!m) {
+                break;
+            }
+            for (unsigned k = 0; k < NV; k++) {
+                TeslaV x = vld(a + VL * k), y = vld(b + VL * k), r, cy, o;
+
+                if (sub) {
+                    r = x - y;
+                    cy = (TeslaV)(x >= y);      /* no borrow = carry */
+                    o = ((x ^ y) & (x ^ r)) >> 31;
+                } else {
+                    r = x + y;
+                    cy = (TeslaV)(r < x);
+                    o = (~(x ^ y) & (x ^ r)) >> 31;
+                }
+                res[k] = r;
+                vst(fl + VL * k, ((TeslaV)(r == 0) & TFL_Z) |
+                                 ((r >> 31) << 1) | (cy & TFL_C) | (o << 3));
+            }
+            flags_store(w->c[f->cdst], fl, m);
+            FAST_STORE(res[k]);
+            break;
+        }
+
+        case TFK_FADD: {
+            TeslaV res[NV];
+
+            if (!m) {
+                break;
+            }
+#if FAST_HW_FTZ
+            if (likely(hwftz)) {
+                /* DAZ + FTZ: the host sum is the hardware's but for NaN */
+                FAST_UNROLL
+                for (unsigned k = 0; k < NV; k++) {
+                    TeslaV x = A_, y = B_;
+
+                    if (unlikely(f->fmods)) {
+                        x = (x & f->am) ^ f->ax;
+                        y = (y & f->bm) ^ f->bx;
+                    }
+                    res[k] = canon_nan_f(as_f(x) + as_f(y));
+                }
+                FAST_STORE(res[k]);
+                break;
+            }
+#endif
+            FAST_UNROLL
+            for (unsigned k = 0; k < NV; k++) {
+                TeslaV x = f32_ftz_v((A_ & f->am) ^ f->ax);
+                TeslaV y = f32_ftz_v((B_ & f->bm) ^ f->bx);
+
+                res[k] = f32_canon_nan_v(f32_ftz_v(as_u(as_f(x) +
+                                                        as_f(y))));
+            }
+            FAST_STORE(res[k]);
+            break;
+        }
+        case TFK_FMUL: {
+            TeslaV res[NV], slow = { 0 };
+
+            if (!m) {
+                break;
+            }
+#if FAST_HW_FTZ
+            if (likely(hwftz)) {
+                /* DAZ + FTZ (tininess after rounding, checked at start-up
+                   by fast_hw_ftz_check()): the hardware's product */
+                FAST_UNROLL
+                for (unsigned k = 0; k < NV; k++) {
+                    TeslaV x = A_, y = B_;
+
+                    if (unlikely(f->fmods)) {
+                        x = (x & f->am) ^ f->ax;
+                        y = (y & f->bm) ^ f->bx;
+                    }
+                    res[k] = canon_nan_f(as_f(x) * as_f(y));
+                }
+                FAST_STORE(res[k]);
+                break;
+            }
+#endif
+            FAST_UNROLL
+            for (unsigned k = 0; k < NV; k++) {
+                TeslaV x = f32_ftz_v((A_ & f->am) ^ f->ax);
+                TeslaV y = f32_ftz_v((B_ & f->bm) ^ f->bx);
+                TeslaV r = as_u(as_f(x) * as_f(y));
+
+                /* Denormal results follow the hardware's own rule. */
+                slow |= (TeslaV)(((r & 0x7f800000u) == 0) &
+                                 ((r & 0x007fffffu) != 0)) &
+                        lane_mask(m, k);
+                res[k] = f32_canon_nan_v(r);
+            }
+            if (unlikely(v_any32(slow))) {
+                for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+                    res[l / VL][l % VL] = (m >> l) & 1 ?
+                        tesla_f32_mul_slow((a[l] & f->am) ^ f->ax,
+                                           (b[l] & f->bm) ^ f->bx,
+                                           TRND_RN, 0) : 0;
+                }
+            }
+            FAST_STORE(res[k]);
+            break;
+        }
+        case TFK_FMAD: {
+            TeslaV res[NV];
+
+            if (!m) {
+                break;
+            }
+            if (unlikely(!FAST_FN(fmad_warp)(a, b, c, f, m, res))) {
+                for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+                    res[l / VL][l % VL] = (m >> l) & 1 ?
+                        tesla_f32_mad_slow((a[l] & f->am) ^ f->ax,
+                                           (b[l] & f->bm) ^ f->bx,
+                                           (c[l] & f->cm) ^ f->cx, 0) : 0;
+                }
+            }
+            FAST_STORE(res[k]);
+            break;
+        }
+
+        case TFK_NOP:
+            break;
+        case TFK_BRA:
+            if (unlikely(w->quadon)) {
+                goto out;
+            }
+            if (m == w->mask) {
+                next = f->target;       /* uniform (m is not 0 here) */
+            } else if (m) {
+                /* divergent: the taken side waits on the stack */
+                if (unlikely(w->nstack >= TESLA_STACK_MAX)) {
+                    goto out;
+                }
+                fast_push(w, TSTK_BRANCH, f->target, m);
+                w->mask &= ~m;
+            }
+            break;
+        case TFK_JOINAT:
+            if (unlikely(w->quadon || w->nstack >= TESLA_STACK_MAX)) {
+                goto out;
+            }
+            fast_push(w, TSTK_JOINAT, f->target, w->mask);
+            break;
+
+        case TFK_LD_G:
+            if (m && unlikely(!FAST_FN(ld_g)(w, f, m, d))) {
+                goto out;
+            }
+            break;
+        case TFK_ST_G:
+            if (m && unlikely(!FAST_FN(st_g)(w, f, m))) {
+                goto out;
+            }
+            break;
+        case TFK_LD_SL:
+            if (m && unlikely(!FAST_FN(ld_sl)(w, f, m, d))) {
+                goto out;
+            }
+            break;
+        case TFK_ST_SL:
+            if (m && unlikely(!FAST_FN(st_sl)(w, f, m))) {
+                goto out;
+            }
+            break;
+        case TFK_LD_C:
+            if (m) {
+                FAST_FN(ld_c)(w, f, m, d);
+            }
+            break;
+        default:
+            g_assert_not_reached();
+        }
+
+        n++;
+        w->pc = next;
+        if (unlikely(f->post != TPOST_NONE)) {
+            w->insn_pc = pc;
+            if (tesla_exec_post(w, &run->icache[idx]) == TCR_TRAP) {
+                *trap = true;
+                break;
+            }
+        }
+        if (unlikely(!w->mask)) {
+            break;
+        }
+    }
+out:
+#if FAST_HW_FTZ
+    if (hwftz) {
+        mxcsr_set(csr);
+    }
+#endif
+    return n;
+}
+
+#undef FAST_STORE
+#undef FAST_UNROLL
+#undef FAST_HW_FTZ
+#undef A_
+#undef B_
+#undef C_

@@ -1,0 +1,262 @@
+#!/bin/sh
+# Command-line tests of gemu-shader with "chip sgx543" (USSE): corpus
+# .gxp programs from ../shared/corpus/usse/, assembled programs, raw
+# words, traps and bad state files.  Prints "usse-shader: N passed, N
+# failed" last.
+#
+#   GEMU_BUILD  the build directory (default: build)
+#   GEMU_SRC    the source tree (default: this script's tree)
+#
+# SPDX-License-Identifier: MIT
+set -u
+SRC_DIR=${GEMU_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+corpus=$SRC_DIR/../shared/corpus/usse
+build=${GEMU_BUILD:-build}
+bin=$(cd "$build" && pwd)/gemu-shader
+as=$(cd "$build" && pwd)/gemu-as
+pass=0
+fail=0
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() {
+    pass=$((pass + 1))
+}
+
+bad() {
+    echo "FAIL: $*"
+    fail=$((fail + 1))
+}
+
+# run NAME STATUS: run $tmp/NAME.state, compare stdout with $tmp/NAME.want
+run() {
+    "$bin" "$tmp/$1.state" > "$tmp/$1.out" 2> "$tmp/$1.err"
+    st=$?
+    if [ "$st" != "$2" ]; then
+        bad "$1: exit status $st, expected $2 ($(cat "$tmp/$1.err"))"
+    elif ! cmp -s "$tmp/$1.out" "$tmp/$1.want"; then
+        bad "$1: output differs"
+        diff "$tmp/$1.want" "$tmp/$1.out" | head -20
+    else
+        ok
+    fi
+}
+
+# expect_bad NAME MESSAGE: exit 2 and stderr mentions MESSAGE and the file
+expect_bad() {
+    "$bin" "$tmp/$1.state" > "$tmp/$1.out" 2> "$tmp/$1.err"
+    st=$?
+    if [ "$st" != 2 ]; then
+        bad "$1: exit status $st, expected 2"
+    elif ! grep -q "$1.state:[0-9]*: .*$2" "$tmp/$1.err"; then
+        bad "$1: message '$(cat "$tmp/$1.err")' lacks '$2'"
+    elif [ -s "$tmp/$1.out" ]; then
+        bad "$1: printed something"
+    else
+        ok
+    fi
+}
+
+# --- color_v.gxp: secondary program folds (pos, 1, 0.5) into SA, then
+#     o0..o3 = (x, y, 1, 0.5) * wvp, o4..o7 = colour, o8 = psize 1.0.
+#     wvp = 2 * identity + translation row (3, 4, 5, 6)
+cat > "$tmp/color_v.state" <<EOF
+chip sgx543
+stage vertex
+gxp $corpus/color_v.gxp
+sa[0] = 2.0f
+sa[5] = 2.0f
+sa[10] = 2.0f
+sa[15] = 2.0f
+sa[12] = 3.0f
+sa[13] = 4.0f
+sa[14] = 5.0f
+threads 2
+thread all pa[0] = 1.0f
+thread all pa[1] = -1.0f
+thread 1 pa[0] = 0.5f
+thread all pa[4] = 0.25f
+thread all pa[7] = 1.0f
+dump o[0..9]
+EOF
+# x: 2x + 0.5*3, y: 2y + 0.5*4, z: 2 + 0.5*5, w: 0.5*(2 + 0) ... row3.w = 2
+cat > "$tmp/color_v.want" <<EOF
+thread 0 o[0] = 0x40600000
+thread 0 o[1] = 0x00000000
+thread 0 o[2] = 0x40900000
+thread 0 o[3] = 0x3f800000
+thread 0 o[4] = 0x3e800000
+thread 0 o[5] = 0x00000000
+thread 0 o[6] = 0x00000000
+thread 0 o[7] = 0x3f800000
+thread 0 o[8] = 0x3f800000
+thread 1 o[0] = 0x40200000
+thread 1 o[1] = 0x00000000
+thread 1 o[2] = 0x40900000
+thread 1 o[3] = 0x3f800000
+thread 1 o[4] = 0x3e800000
+thread 1 o[5] = 0x00000000
+thread 1 o[6] = 0x00000000
+thread 1 o[7] = 0x3f800000
+thread 1 o[8] = 0x3f800000
+EOF
+run color_v 0
+
+# --- texture_v.gxp: the MOE-repeated attribute copy (colour at pa8,
+#     texcoord at pa4) and the identity transform
+cat > "$tmp/texture_v.state" <<EOF
+chip sgx543
+gxp $corpus/texture_v.gxp
+sa[0] = 1.0f
+sa[5] = 1.0f
+sa[10] = 1.0f
+sa[15] = 1.0f
+thread 0 pa[0] = 3.0f
+thread 0 pa[1] = 4.0f
+thread 0 pa[4] = 0x44
+thread 0 pa[5] = 0x55
+thread 0 pa[8] = 0x88
+thread 0 pa[11] = 0xbb
+dump o[0..10]
+EOF
+cat > "$tmp/texture_v.want" <<EOF
+thread 0 o[0] = 0x40400000
+thread 0 o[1] = 0x40800000
+thread 0 o[2] = 0x3f800000
+thread 0 o[3] = 0x3f000000
+thread 0 o[4] = 0x00000088
+thread 0 o[5] = 0x00000000
+thread 0 o[6] = 0x00000000
+thread 0 o[7] = 0x000000bb
+thread 0 o[8] = 0x00000044
+thread 0 o[9] = 0x00000055
+EOF
+run texture_v 0
+
+# --- clear_f.gxp: uClearColor (SA) packed to F16 x 4 in pa0, pa1
+cat > "$tmp/clear_f.state" <<EOF
+chip sgx543
+stage fragment
+gxp $corpus/clear_f.gxp
+sa[0] = 1.0f
+sa[1] = 0.5f
+sa[2] = 0.25f
+sa[3] = -2.0f
+dump pa[0..2]
+EOF
+: > "$tmp/clear_f.want"
+for t in 0 1 2 3; do
+    printf 'thread %s pa[0] = 0x38003c00\nthread %s pa[1] = 0xc0003400\n' \
+        $t $t >> "$tmp/clear_f.want"
+done
+run clear_f 0
+
+# --- an assembled program: quads, predicates, kill, dump r and sa
+cat > "$tmp/prog.s" <<EOF
+vtst.iadd32.nz p0, r0, pa0, #0
+vdsx.f32 r2.x, pa2.xyzw, pa2.xyzw
+p0 atst8 r0, r0, r0, r0
+limm r1, 0x7
+EOF
+cat > "$tmp/quad.state" <<EOF
+chip sgx543
+stage fragment
+code prog.s
+threads 4
+thread 2 pa[0] = 1
+thread 0 pa[2] = 1.0f
+thread 1 pa[2] = 4.0f
+dump r[1..3]
+EOF
+cat > "$tmp/quad.want" <<EOF
+thread 2 killed
+thread 0 r[1] = 0x00000007
+thread 0 r[2] = 0x40400000
+thread 1 r[1] = 0x00000007
+thread 1 r[2] = 0x40400000
+thread 3 r[1] = 0x00000007
+thread 3 r[2] = 0x00000000
+EOF
+run quad 0
+
+# --- raw words (code FILE): assembled by gemu-as -m usse
+printf 'limm r0, 0x12345678\nand r1, r0, #127, sel=1\n' > "$tmp/raw.s"
+if "$as" -m usse "$tmp/raw.s" -o "$tmp/raw.bin" 2> "$tmp/as.err"; then
+    cat > "$tmp/raw.state" <<EOF
+chip sgx543
+code raw.bin
+dump r[0..2]
+dump sa[0]
+EOF
+    cat > "$tmp/raw.want" <<EOF
+thread 0 r[0] = 0x12345678
+thread 0 r[1] = 0x00000078
+sa[0] = 0x00000000
+EOF
+    run raw 0
+else
+    bad "gemu-as -m usse: $(cat "$tmp/as.err")"
+fi
+
+# --- a trap: exit 1, the trap first, then the dumps
+printf 'limm r0, 0x1\n.word 0xd800000000000000\nlimm r0, 0x2\n' \
+    > "$tmp/trap.s"
+cat > "$tmp/trap.state" <<EOF
+chip sgx543
+code trap.s
+dump r[0]
+EOF
+cat > "$tmp/trap.want" <<EOF
+trap: ILLEGAL_INSN at 0x00000001 (thread 0)
+thread 0 r[0] = 0x00000001
+EOF
+run trap 1
+
+# --- an endless loop: TIMEOUT with --max-insns
+printf 'br 0\n' > "$tmp/loop.s"
+printf 'chip sgx543\ncode loop.s\n' > "$tmp/loop.state"
+"$bin" --max-insns 100 "$tmp/loop.state" > "$tmp/loop.out" 2>/dev/null
+st=$?
+if [ $st = 1 ] && grep -q '^trap: TIMEOUT at 0x00000000' "$tmp/loop.out"; then
+    ok
+else
+    bad "loop: status $st, $(cat "$tmp/loop.out")"
+fi
+
+# --- stdin
+if printf 'chip sgx543\ncode %s\ndump r[0]\n' "$tmp/raw.bin" |
+   "$bin" - 2>/dev/null | grep -q '^thread 0 r\[0\] = 0x12345678$'; then
+    ok
+else
+    bad "stdin state file"
+fi
+
+# --- bad state files
+printf 'chip sgx543\nstage fragment\ncode raw.bin\nthreads 6\n' \
+    > "$tmp/threads6.state"
+expect_bad threads6 "multiple of 4"
+printf 'chip sgx543\ncode raw.bin\nfrobnicate 3\n' > "$tmp/unknown.state"
+expect_bad unknown "unknown directive"
+printf 'chip sgx543\ncode raw.bin\nthread 0 pa[128] = 1\n' \
+    > "$tmp/parange.state"
+expect_bad parange "out of range"
+printf 'chip sgx543\ncode raw.bin\nthread 1 pa[0] = 1\n' \
+    > "$tmp/thrange.state"
+expect_bad thrange "thread 1 out of range"
+printf 'chip sgx543\nstage vertex\n' > "$tmp/noprog.state"
+expect_bad noprog "no program"
+printf 'abcdefghijkl' > "$tmp/odd.bin"
+printf 'chip sgx543\ncode odd.bin\n' > "$tmp/odd.state"
+expect_bad odd "64-bit words"
+printf 'chip sgx543\nstage geometry\ncode raw.bin\n' > "$tmp/stage.state"
+expect_bad stage "unknown USSE stage"
+printf 'chip sgx543\ngxp raw.bin\n' > "$tmp/notgxp.state"
+expect_bad notgxp "gxp"
+printf 'chip sgx543\ncode raw.bin\nsa[3] = zz\n' > "$tmp/value.state"
+expect_bad value "zz"
+printf 'chip sgx543\ncode raw.bin\ndump o[5..5]\n' > "$tmp/range.state"
+expect_bad range "empty range"
+
+echo "usse-shader: $pass passed, $fail failed"
+[ "$fail" = 0 ]

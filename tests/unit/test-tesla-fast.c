@@ -1,0 +1,304 @@
+/*
+ * The warp interpreter's fast loop (target/tesla/warp-fast.h) against the
+ * general path and the exact lane arithmetic: b32 loads and stores of
+ * g[] s[] l[] (whole warps at consecutive words, permuted lanes, partial
+ * warps, faults), and f32 add/mul/mad on inputs around the flush range,
+ * where the fast loop relies on the host's denormal handling.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "gemu/osdep.h"
+#include <check.h>
+#include "target/tesla.h"
+#include "target/tesla/exec.h"
+#include "target/tesla/fpu.h"
+
+typedef struct FastRun {
+    GArray *words;
+    TeslaEnv env;
+    TeslaLaunch launch;
+    TeslaRun *run;
+} FastRun;
+
+static void fast_start(FastRun *fr, const char *src, unsigned block,
+                       unsigned grid)
+{
+    char *err = NULL;
+    bool ok;
+
+    fr->words = g_array_new(false, false, sizeof(uint32_t));
+    ok = tesla_assemble(TESLA_G84, TESLA_PROG_CP, src, fr->words, &err);
+    ck_assert_msg(ok, "assemble: %s", err ? err : "?");
+    fr->env.variant = TESLA_G84;
+    fr->env.prog = TESLA_PROG_CP;
+    fr->env.code = (const uint32_t *)fr->words->data;
+    fr->env.code_words = fr->words->len;
+    fr->env.gprs = 16;
+    fr->env.insn_budget = 1000000;
+    fr->launch.block[0] = block;
+    fr->launch.grid[0] = grid;
+    fr->launch.keep_regs = true;
+}
+
+static TeslaRunStatus fast_exec(FastRun *fr)
+{
+    char *err = NULL;
+
+    fr->run = tesla_run_new(&fr->env, &fr->launch, &err);
+    ck_assert_msg(fr->run, "launch: %s", err ? err : "?");
+    return tesla_run_exec(fr->run);
+}
+
+static void fast_end(FastRun *fr)
+{
+    tesla_run_free(fr->run);
+    g_array_free(fr->words, true);
+}
+
+static const char mem_g_src[] =
+    "shl b32 $r1 $r0 0x2\n"
+    "xor b32 $r2 $r0 0x1\n"
+    "shl b32 $r2 $r2 0x2\n"
+    "st b32 g0[$r1] $r0\n"          /* consecutive words */
+    "ld b32 $r3 g0[$r2]\n"          /* permuted */
+    "st b32 g1[$r2] $r3\n"
+    "ld b32 $r4 g1[$r1]\n"
+    "exit nop\n";
+
+/* Whole and partial warps, consecutive and permuted addresses. */
+START_TEST(fast_mem_g)
+{
+    static const unsigned blocks[] = { 32, 64, 20, 1 };
+    unsigned n = blocks[_i];
+    g_autofree uint32_t *g0 = g_new0(uint32_t, 64);
+    g_autofree uint32_t *g1 = g_new0(uint32_t, 64);
+    FastRun fr = { 0 };
+
+    fast_start(&fr, mem_g_src, n, 1);
+    fr.env.g[0].data = (uint8_t *)g0;
+    fr.env.g[0].size = 64 * 4;
+    fr.env.g[1].data = (uint8_t *)g1;
+    fr.env.g[1].size = 64 * 4;
+    ck_assert_int_eq(fast_exec(&fr), TESLA_RUN_DONE);
+    for (unsigned t = 0; t < n; t++) {
+        uint32_t p = t ^ 1;
+
+        ck_assert_uint_eq(GUINT32_FROM_LE(g0[t]), t);
+        if (p < n) {
+            ck_assert_uint_eq(tesla_run_reg(fr.run, t, 3), p);
+            ck_assert_uint_eq(GUINT32_FROM_LE(g1[p]), p);
+            ck_assert_uint_eq(tesla_run_reg(fr.run, t, 4), t);
+        }
+    }
+    fast_end(&fr);
+}
+END_TEST
+
+/* A lane out of range faults at the instruction, as the general path
+   reports it; a load writes no register. */
+START_TEST(fast_mem_g_fault)
+{
+    g_autofree uint32_t *g0 = g_new0(uint32_t, 16);
+    FastRun fr = { 0 };
+    const TeslaResult *res;
+
+    fast_start(&fr,
+               "shl b32 $r1 $r0 0x2\n"
+               "mov b32 $r5 0x1234\n"
+               "ld b32 $r5 g0[$r1]\n"
+               "exit nop\n", 32, 1);
+    fr.env.g[0].data = (uint8_t *)g0;
+    fr.env.g[0].size = 16 * 4;
+    ck_assert_int_eq(fast_exec(&fr), TESLA_RUN_TRAP);
+    res = tesla_run_result(fr.run);
+    ck_assert_int_eq(res->error, TESLA_ERR_MEMORY_FAULT);
+    ck_assert_uint_eq(res->pc, 0x10);
+    fast_end(&fr);
+
+    memset(&fr, 0, sizeof(fr));
+    fast_start(&fr,
+               "shl b32 $r1 $r0 0x2\n"
+               "st b32 g0[$r1] $r0\n"
+               "exit nop\n", 32, 1);
+    fr.env.g[0].data = (uint8_t *)g0;
+    fr.env.g[0].size = 16 * 4;
+    ck_assert_int_eq(fast_exec(&fr), TESLA_RUN_TRAP);
+    res = tesla_run_result(fr.run);
+    ck_assert_int_eq(res->error, TESLA_ERR_MEMORY_FAULT);
+    ck_assert_uint_eq(res->pc, 0x8);
+    fast_end(&fr);
+}
+END_TEST
+
+static const char mem_sl_src[] =
+    "shl $a1 $r0 0x2\n"
+    "st b32 s[$a1+0x14] $r0\n"
+    "ld $r2 b32 s[$a1+0x14]\n"
+    "st b32 l[0x10] $r0\n"
+    "ld b32 $r3 l[0x10]\n"
+    "add b32 $r4 $r2 $r3\n"
+    "ld $r5 b32 s[0xc]\n"           /* the same word for every lane */
+    "exit nop\n";
+
+START_TEST(fast_mem_s_l)
+{
+    static const unsigned blocks[] = { 32, 48, 7 };
+    unsigned n = blocks[_i];
+    FastRun fr = { 0 };
+    const uint8_t *s;
+    uint32_t size;
+
+    fast_start(&fr, mem_sl_src, n, 2);
+    fr.env.shared_bytes = 0x14 + 4 * n;
+    fr.env.local_bytes = 0x20;
+    ck_assert_int_eq(fast_exec(&fr), TESLA_RUN_DONE);
+    for (unsigned t = 0; t < 2 * n; t++) {
+        ck_assert_uint_eq(tesla_run_reg(fr.run, t, 2), t % n);
+        ck_assert_uint_eq(tesla_run_reg(fr.run, t, 3), t % n);
+        ck_assert_uint_eq(tesla_run_reg(fr.run, t, 4), 2 * (t % n));
+        /* s[0xc]: block index x (16 bits), block index y */
+        ck_assert_uint_eq(tesla_run_reg(fr.run, t, 5), t / n);
+    }
+    s = tesla_run_shared(fr.run, &size);
+    ck_assert_uint_eq(size, 0x14 + 4 * n);
+    for (unsigned t = 0; t < n; t++) {
+        ck_assert_uint_eq(s[0x14 + 4 * t], t);
+    }
+    fast_end(&fr);
+
+    /* s[] too small for the last lanes: a fault */
+    memset(&fr, 0, sizeof(fr));
+    fast_start(&fr, mem_sl_src, n, 1);
+    fr.env.shared_bytes = 0x14 + 4 * (n - 1);
+    fr.env.local_bytes = 0x20;
+    ck_assert_int_eq(fast_exec(&fr), TESLA_RUN_TRAP);
+    ck_assert_int_eq(tesla_run_result(fr.run)->error,
+                     TESLA_ERR_MEMORY_FAULT);
+    ck_assert_uint_eq(tesla_run_result(fr.run)->pc, 0x8);
+    fast_end(&fr);
+}
+END_TEST
+
+/* ---- f32 around the flush range ---- */
+
+static uint64_t frng = 0x0123456789abcdefull;
+
+static uint32_t frand(void)
+{
+    frng ^= frng << 13;
+    frng ^= frng >> 7;
+    frng ^= frng << 17;
+    return (uint32_t)(frng >> 20);
+}
+
+/* Mostly normal numbers (the fast cases), with every kind of odd one. */
+static uint32_t f_input(void)
+{
+    uint32_t sign = frand() & 0x80000000u, mant = frand() & 0x7fffff;
+
+    switch (frand() % 10) {
+    case 0:
+        return sign | mant;                             /* denormal */
+    case 1:
+        return sign | (1 + frand() % 40) << 23 | mant;  /* tiny */
+    case 2:
+        return sign | (frand() & 7 ? 0x7f800000u : 0x7f800000u | mant);
+    case 3:
+        return sign;                                    /* zero */
+    case 4:
+        return sign | (200 + frand() % 54) << 23 | mant; /* huge */
+    default:
+        return sign | (100 + frand() % 56) << 23 | mant;
+    }
+}
+
+static const char f32_src[] =
+    "shl b32 $r1 $r0 0x2\n"
+    "ld b32 $r2 g0[$r1]\n"
+    "ld b32 $r3 g1[$r1]\n"
+    "ld b32 $r4 g2[$r1]\n"
+    "add f32 $r5 $r2 $r3\n"
+    "mul f32 $r6 $r2 $r3\n"
+    "mov b32 $r7 $r4\n"
+    "add f32 $r7 (mul $r2 $r3) $r7\n"
+    "add f32 $r8 neg $r2 $r3\n"
+    "mov b32 $r15 $r15\n"          /* short filler before a long one */
+    "exit nop\n";
+
+START_TEST(fast_f32_flush)
+{
+    enum { N = 1024 };
+    g_autofree uint32_t *in0 = g_new0(uint32_t, N);
+    g_autofree uint32_t *in1 = g_new0(uint32_t, N);
+    g_autofree uint32_t *in2 = g_new0(uint32_t, N);
+
+    for (unsigned round = 0; round < 8; round++) {
+        FastRun fr = { 0 };
+
+        for (unsigned t = 0; t < N; t++) {
+            uint32_t a = f_input(), b = f_input();
+            uint32_t ea = (a >> 23) & 0xff;
+
+            if (round & 1) {
+                /* a whole warp of normal numbers, but for one lane */
+                a = (a & 0x807fffffu) | (100 + frand() % 56) << 23;
+                b = (b & 0x807fffffu) | (100 + frand() % 56) << 23;
+                ea = (a >> 23) & 0xff;
+            }
+            if ((t & 3) == 1 && ea && ea != 0xff) {
+                /* a product near 2^-126 (or, for mad, near 2^-78) */
+                int eb = (t & 4 ? 253 : 302) - (int)ea -
+                         (int)(frand() % 3);
+
+                if (eb > 0 && eb < 255) {
+                    b = (b & 0x807fffffu) | (uint32_t)eb << 23;
+                }
+            }
+            in0[t] = a;
+            in1[t] = b;
+            in2[t] = (round & 1) && (t % 32) != 5 ?
+                     (f_input() & 0x807fffffu) | (100 + frand() % 56) << 23 :
+                     f_input();
+        }
+        fast_start(&fr, f32_src, N, 1);
+        fr.env.g[0].data = (uint8_t *)in0;
+        fr.env.g[0].size = N * 4;
+        fr.env.g[1].data = (uint8_t *)in1;
+        fr.env.g[1].size = N * 4;
+        fr.env.g[2].data = (uint8_t *)in2;
+        fr.env.g[2].size = N * 4;
+        ck_assert_int_eq(fast_exec(&fr), TESLA_RUN_DONE);
+        for (unsigned t = 0; t < N; t++) {
+            uint32_t a = in0[t], b = in1[t], c = in2[t];
+
+            ck_assert_msg(tesla_run_reg(fr.run, t, 5) ==
+                          tesla_f32_add_slow(a, b, TRND_RN),
+                          "add %08x %08x: %08x", a, b,
+                          tesla_run_reg(fr.run, t, 5));
+            ck_assert_msg(tesla_run_reg(fr.run, t, 6) ==
+                          tesla_f32_mul_slow(a, b, TRND_RN, 0),
+                          "mul %08x %08x", a, b);
+            ck_assert_msg(tesla_run_reg(fr.run, t, 7) ==
+                          tesla_f32_mad_slow(a, b, c, 0),
+                          "mad %08x %08x %08x", a, b, c);
+            ck_assert_msg(tesla_run_reg(fr.run, t, 8) ==
+                          tesla_f32_add_slow(a ^ 0x80000000u, b, TRND_RN),
+                          "add neg %08x %08x", a, b);
+        }
+        fast_end(&fr);
+    }
+}
+END_TEST
+
+Suite *tesla_fast_suite(void)
+{
+    Suite *s = suite_create("tesla-fast");
+    TCase *tc = tcase_create("fast");
+
+    tcase_add_loop_test(tc, fast_mem_g, 0, 4);
+    tcase_add_test(tc, fast_mem_g_fault);
+    tcase_add_loop_test(tc, fast_mem_s_l, 0, 3);
+    tcase_add_test(tc, fast_f32_flush);
+    suite_add_tcase(s, tc);
+    return s;
+}

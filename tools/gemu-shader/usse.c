@@ -1,0 +1,504 @@
+/*
+ * gemu-shader for the SGX543's USSE: a "chip sgx543" state file names a
+ * program (a .gxp, raw 64-bit words, or assembly), SA words for all
+ * threads, PA words per thread and the registers to print.  The .gxp's
+ * secondary program runs first, once, on SA; then the primary program
+ * runs for every thread (fragments: quads of 4).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "gemu/osdep.h"
+#include "block/gxp.h"
+#include "target/usse.h"
+#include "target/usse/exec.h"
+#include "state.h"
+#include "usse.h"
+
+#define USSE_MAX_THREADS    0x10000u
+#define USSE_MAX_CODE       0x100000u   /* 20-bit PC */
+
+typedef struct UState {
+    const char *path;
+    UsseStage stage;
+    char *code_path;
+    uint64_t *primary, *secondary;
+    size_t nprimary, nsecondary;
+    unsigned threads;
+    uint32_t sa[USSE_MAX_REGS];
+    GArray *pa;             /* UPaWord */
+    GArray *dumps;          /* UDump */
+    bool *helper;           /* per thread, or NULL */
+    GArray *helpers;        /* thread numbers (second pass) */
+    int chip_line, stage_line, code_line, threads_line;
+} UState;
+
+typedef struct UPaWord {
+    uint32_t thread;        /* UINT32_MAX: all */
+    uint32_t reg, value;
+} UPaWord;
+
+typedef struct UDump {
+    UsseBank bank;
+    uint32_t first, last;   /* inclusive */
+} UDump;
+
+static bool once(ShaderLexer *lx, int *line, const char *what)
+{
+    if (*line) {
+        return shader_lex_error(lx, "'%s' given twice (first at line %d)",
+                                what, *line);
+    }
+    *line = lx->line;
+    return true;
+}
+
+static bool load_words(ShaderLexer *lx, UState *s, const char *bytes,
+                       size_t len)
+{
+    if (len == 0 || len % 8 || len / 8 > USSE_MAX_CODE) {
+        return shader_lex_error(lx, "code file %s is %zu bytes: not a "
+                                "non-empty whole number of 64-bit words "
+                                "(at most 2^20)", s->code_path, len);
+    }
+    s->nprimary = len / 8;
+    s->primary = g_new(uint64_t, s->nprimary);
+    for (size_t i = 0; i < s->nprimary; i++) {
+        uint64_t w = 0;
+        for (int b = 7; b >= 0; b--) {
+            w = w << 8 | (uint8_t)bytes[8 * i + b];
+        }
+        s->primary[i] = w;
+    }
+    return true;
+}
+
+static bool load_code(ShaderLexer *lx, UState *s, bool gxp)
+{
+    g_autoptr(GError) gerr = NULL;
+    g_autofree char *bytes = NULL;
+    g_autofree char *arg = NULL;
+    gsize len;
+
+    shader_lex_skip_ws(lx);
+    arg = g_strstrip(g_strdup(lx->p));
+    lx->p += strlen(lx->p);
+    if (!*arg) {
+        return shader_lex_error(lx, "missing file name");
+    }
+    if (g_path_is_absolute(arg) || !strcmp(s->path, "-")) {
+        s->code_path = g_strdup(arg);
+    } else {
+        g_autofree char *dir = g_path_get_dirname(s->path);
+        s->code_path = g_build_filename(dir, arg, NULL);
+    }
+    if (!g_file_get_contents(s->code_path, &bytes, &len, &gerr)) {
+        return shader_lex_error(lx, "cannot read code: %s", gerr->message);
+    }
+    if (gxp) {
+        GxpProgram p;
+        g_autofree char *err = NULL;
+
+        if (!gxp_parse(bytes, len, &p, &err)) {
+            return shader_lex_error(lx, "%s: %s", s->code_path, err);
+        }
+        s->nprimary = p.primary_count;
+        s->primary = g_memdup2(p.primary, p.primary_count * 8);
+        s->nsecondary = p.secondary_count;
+        s->secondary = g_memdup2(p.secondary, p.secondary_count * 8);
+        gxp_program_clear(&p);
+        if (!s->nprimary) {
+            return shader_lex_error(lx, "%s has no primary program",
+                                    s->code_path);
+        }
+        return true;
+    }
+    if (g_str_has_suffix(s->code_path, ".s")) {
+        g_autoptr(GArray) words = g_array_new(FALSE, FALSE,
+                                              sizeof(uint64_t));
+        g_autofree char *err = NULL;
+
+        if (strlen(bytes) != len) {
+            return shader_lex_error(lx, "%s is not a text file",
+                                    s->code_path);
+        }
+        if (!usse_assemble(bytes, words, &err)) {
+            return shader_lex_error(lx, "%s: %s", s->code_path, err);
+        }
+        if (!words->len) {
+            return shader_lex_error(lx, "%s holds no instruction",
+                                    s->code_path);
+        }
+        s->nprimary = words->len;
+        s->primary = (uint64_t *)g_array_free(g_steal_pointer(&words),
+                                               FALSE);
+        return true;
+    }
+    return load_words(lx, s, bytes, len);
+}
+
+/* "NAME[N]" with NAME one of pa, sa, o, r; the bank or NONE. */
+static UsseBank lex_bank(ShaderLexer *lx, const char *w)
+{
+    if (!strcmp(w, "pa")) {
+        return USSE_BANK_PA;
+    } else if (!strcmp(w, "sa")) {
+        return USSE_BANK_SA;
+    } else if (!strcmp(w, "o")) {
+        return USSE_BANK_OUTPUT;
+    } else if (!strcmp(w, "r")) {
+        return USSE_BANK_TEMP;
+    }
+    return USSE_BANK_NONE;
+}
+
+static bool lex_reg_index(ShaderLexer *lx, const char *bank, uint32_t *n)
+{
+    uint64_t v;
+
+    if (!shader_lex_char(lx, '[', "after the bank") ||
+        !shader_lex_number(lx, "register", USSE_MAX_REGS - 1, &v) ||
+        !shader_lex_char(lx, ']', "after the register")) {
+        return false;
+    }
+    *n = v;
+    return true;
+}
+
+static bool parse_line(ShaderLexer *lx, UState *s, const char *dir,
+                       int pass)
+{
+    uint64_t v;
+
+    if (!strcmp(dir, "chip")) {
+        g_autofree char *name = shader_lex_word(lx);
+        if (pass) {
+            return true;
+        }
+        if (!once(lx, &s->chip_line, "chip")) {
+            return false;
+        }
+        if (strcmp(name, "sgx543")) {
+            return shader_lex_error(lx, "a state file is for one chip "
+                                    "('%s' here, sgx543 first)", name);
+        }
+        return shader_lex_end(lx, "the chip");
+    }
+    if (!strcmp(dir, "stage")) {
+        g_autofree char *name = shader_lex_word(lx);
+        if (pass) {
+            return true;
+        }
+        if (!once(lx, &s->stage_line, "stage")) {
+            return false;
+        }
+        if (!strcmp(name, "vertex")) {
+            s->stage = USSE_STAGE_VERTEX;
+        } else if (!strcmp(name, "fragment")) {
+            s->stage = USSE_STAGE_FRAGMENT;
+        } else {
+            return shader_lex_error(lx, "unknown USSE stage '%s' (vertex, "
+                                    "fragment)", name);
+        }
+        return shader_lex_end(lx, "the stage");
+    }
+    if (!strcmp(dir, "gxp") || !strcmp(dir, "code")) {
+        if (pass) {
+            return true;
+        }
+        if (!once(lx, &s->code_line, "gxp/code")) {
+            return false;
+        }
+        return load_code(lx, s, !strcmp(dir, "gxp"));
+    }
+    if (!strcmp(dir, "threads")) {
+        if (pass) {
+            return true;
+        }
+        if (!once(lx, &s->threads_line, "threads") ||
+            !shader_lex_number(lx, "the thread count", USSE_MAX_THREADS,
+                               &v)) {
+            return false;
+        }
+        if (v == 0) {
+            return shader_lex_error(lx, "threads must be at least 1");
+        }
+        s->threads = v;
+        return shader_lex_end(lx, "the thread count");
+    }
+    if (!pass) {
+        return true;
+    }
+    /* second pass: words, helpers and dumps, checked against the shape */
+    if (!strcmp(dir, "sa")) {
+        uint32_t n, val;
+        if (!lex_reg_index(lx, "sa", &n) || !shader_lex_char(lx, '=', "") ||
+            !shader_lex_value(lx, &val)) {
+            return false;
+        }
+        s->sa[n] = val;
+        return shader_lex_end(lx, "the value");
+    }
+    if (!strcmp(dir, "thread") || !strcmp(dir, "helper")) {
+        bool helper = !strcmp(dir, "helper");
+        uint32_t t;
+
+        if (!helper && shader_lex_try(lx, "all")) {
+            t = UINT32_MAX;
+        } else {
+            if (!shader_lex_number(lx, "the thread", UINT32_MAX, &v)) {
+                return false;
+            }
+            if (v >= s->threads) {
+                return shader_lex_error(lx, "thread %" PRIu64 " out of "
+                                        "range (%u threads)", v, s->threads);
+            }
+            t = v;
+        }
+        if (helper) {
+            if (s->stage != USSE_STAGE_FRAGMENT) {
+                return shader_lex_error(lx, "helper threads are for "
+                                        "fragment programs");
+            }
+            s->helper[t] = true;
+            return shader_lex_end(lx, "the thread");
+        }
+        g_autofree char *w = shader_lex_word(lx);
+        UPaWord pw = { .thread = t };
+        if (strcmp(w, "pa")) {
+            return shader_lex_error(lx, "per-thread registers are pa[N] "
+                                    "(found '%s')", w);
+        }
+        if (!lex_reg_index(lx, "pa", &pw.reg) ||
+            !shader_lex_char(lx, '=', "") ||
+            !shader_lex_value(lx, &pw.value)) {
+            return false;
+        }
+        g_array_append_val(s->pa, pw);
+        return shader_lex_end(lx, "the value");
+    }
+    if (!strcmp(dir, "dump")) {
+        g_autofree char *w = shader_lex_word(lx);
+        UDump d = { .bank = lex_bank(lx, w) };
+        uint64_t a, b;
+
+        if (d.bank == USSE_BANK_NONE) {
+            return shader_lex_error(lx, "dump what? '%s' (o, pa, r, sa)", w);
+        }
+        if (!shader_lex_char(lx, '[', "after the bank") ||
+            !shader_lex_number(lx, "register", USSE_MAX_REGS - 1, &a)) {
+            return false;
+        }
+        b = a + 1;
+        if (shader_lex_try(lx, "..")) {
+            if (!shader_lex_number(lx, "register", USSE_MAX_REGS, &b)) {
+                return false;
+            }
+            if (b <= a) {
+                return shader_lex_error(lx, "empty range %s[%" PRIu64 "..%"
+                                        PRIu64 "]", w, a, b);
+            }
+        }
+        if (!shader_lex_char(lx, ']', "after the range")) {
+            return false;
+        }
+        d.first = a;
+        d.last = b - 1;
+        g_array_append_val(s->dumps, d);
+        return shader_lex_end(lx, "the dump");
+    }
+    return shader_lex_error(lx, "unknown directive '%s' for sgx543", dir);
+}
+
+static void ustate_free(UState *s)
+{
+    g_free(s->code_path);
+    g_free(s->primary);
+    g_free(s->secondary);
+    g_free(s->helper);
+    g_array_free(s->pa, TRUE);
+    g_array_free(s->dumps, TRUE);
+}
+
+static bool ustate_parse(UState *s, const char *text, char **errp)
+{
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    ShaderLexer lx = {
+        .file = strcmp(s->path, "-") ? s->path : "<stdin>",
+        .errp = errp,
+    };
+
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; lines[i]; i++) {
+            g_autofree char *line = g_strdup(lines[i]);
+            g_autofree char *dir = NULL;
+            char *hash = strchr(line, '#');
+
+            if (hash) {
+                *hash = '\0';
+            }
+            lx.line = i + 1;
+            lx.p = line;
+            if (shader_lex_at_end(&lx)) {
+                continue;
+            }
+            dir = shader_lex_word(&lx);
+            if (!*dir) {
+                g_autofree char *tok = shader_lex_peek_token(&lx);
+                return shader_lex_error(&lx, "expected a directive, found "
+                                        "'%s'", tok);
+            }
+            if (!parse_line(&lx, s, dir, pass)) {
+                return false;
+            }
+        }
+        if (pass == 0) {
+            lx.line = s->threads_line ? s->threads_line : 1;
+            if (!s->code_line) {
+                return shader_lex_error(&lx, "no program: give 'gxp FILE' "
+                                        "or 'code FILE'");
+            }
+            if (!s->threads_line) {
+                s->threads = s->stage == USSE_STAGE_FRAGMENT ? 4 : 1;
+            }
+            if (s->stage == USSE_STAGE_FRAGMENT && s->threads % 4) {
+                return shader_lex_error(&lx, "fragment threads come in "
+                                        "quads: %u is not a multiple of 4",
+                                        s->threads);
+            }
+            s->helper = g_new0(bool, s->threads);
+        }
+    }
+    return true;
+}
+
+static bool trace_cb(void *opaque, UsseRun *run, unsigned inst, uint32_t pc,
+                     const UsseInsn *insn)
+{
+    g_autoptr(GString) line = g_string_new(NULL);
+
+    usse_disasm_line(pc, insn->word, line);
+    fprintf(stderr, "trace: %s %u %s\n",
+            opaque ? "quad" : "thread", opaque ? inst / 4 : inst, line->str);
+    return true;
+}
+
+static void print_trap(const UsseResult *res, const char *what)
+{
+    printf("trap: %s at 0x%08x (%s)\n", usse_error_name(res->error),
+           res->pc, what);
+    fflush(stdout);
+    if (res->msg[0]) {
+        fprintf(stderr, "gemu-shader: %s\n", res->msg);
+    }
+}
+
+static void print_dumps(const UState *s, const UsseRun *run)
+{
+    for (guint i = 0; i < s->dumps->len; i++) {
+        const UDump *d = &g_array_index(s->dumps, UDump, i);
+        const char *name = usse_bank_name(d->bank);
+
+        if (d->bank == USSE_BANK_SA) {
+            for (uint32_t r = d->first; r <= d->last; r++) {
+                printf("sa[%u] = 0x%08x\n", r, s->sa[r]);
+            }
+            continue;
+        }
+        for (unsigned t = 0; t < s->threads; t++) {
+            if (run && usse_run_killed(run, t)) {
+                continue;
+            }
+            for (uint32_t r = d->first; r <= d->last; r++) {
+                printf("thread %u %s[%u] = 0x%08x\n", t, name, r,
+                       run ? usse_run_reg(run, t, d->bank, r) : 0);
+            }
+        }
+    }
+}
+
+int usse_shader_main(const char *path, const char *text, size_t len,
+                     uint64_t max_insns, bool trace)
+{
+    UState s = { .path = path };
+    g_autofree char *err = NULL;
+    g_autofree uint32_t *pa = NULL;
+    UsseProgram *prim = NULL, *sec = NULL;
+    UsseRun *run = NULL;
+    UsseEnv env = { 0 };
+    UsseLaunch l = { 0 };
+    int status = 0;
+
+    s.pa = g_array_new(FALSE, FALSE, sizeof(UPaWord));
+    s.dumps = g_array_new(FALSE, FALSE, sizeof(UDump));
+    if (strlen(text) != len) {
+        fprintf(stderr, "gemu-shader: %s: not a text file (it holds a NUL "
+                "byte)\n", path);
+        ustate_free(&s);
+        return 2;
+    }
+    if (!ustate_parse(&s, text, &err)) {
+        fprintf(stderr, "gemu-shader: %s\n", err);
+        ustate_free(&s);
+        return 2;
+    }
+
+    env.stage = s.stage;
+    env.sa = s.sa;
+    env.sa_count = USSE_MAX_REGS;
+    env.insn_budget = max_insns;
+    if (trace) {
+        env.trace = trace_cb;
+        env.opaque = s.stage == USSE_STAGE_FRAGMENT ? &s : NULL;
+    }
+
+    if (s.nsecondary) {
+        sec = usse_program_new(s.secondary, s.nsecondary);
+        l.secondary = true;
+        run = usse_run_new(&env, sec, &l, &err);
+        if (usse_run_exec(run) != USSE_RUN_DONE) {
+            print_trap(usse_run_result(run), "secondary program");
+            status = 1;
+        }
+        usse_run_free(run);
+        run = NULL;
+    }
+    if (status == 0) {
+        pa = g_new0(uint32_t, (size_t)s.threads * USSE_MAX_REGS);
+        for (guint i = 0; i < s.pa->len; i++) {
+            const UPaWord *w = &g_array_index(s.pa, UPaWord, i);
+            for (unsigned t = 0; t < s.threads; t++) {
+                if (w->thread == UINT32_MAX || w->thread == t) {
+                    pa[(size_t)t * USSE_MAX_REGS + w->reg] = w->value;
+                }
+            }
+        }
+        prim = usse_program_new(s.primary, s.nprimary);
+        l = (UsseLaunch){ .instances = s.threads, .pa = pa,
+                          .pa_words = USSE_MAX_REGS, .helper = s.helper };
+        run = usse_run_new(&env, prim, &l, &err);
+        if (!run) {
+            fprintf(stderr, "gemu-shader: %s: %s\n", path, err);
+            status = 2;
+            goto out;
+        }
+        if (usse_run_exec(run) != USSE_RUN_DONE) {
+            const UsseResult *res = usse_run_result(run);
+            g_autofree char *what = g_strdup_printf("thread %u",
+                                                    res->instance);
+            print_trap(res, what);
+            status = 1;
+        }
+        for (unsigned t = 0; t < s.threads; t++) {
+            if (usse_run_killed(run, t)) {
+                printf("thread %u killed\n", t);
+            }
+        }
+    }
+    print_dumps(&s, run);
+out:
+    usse_run_free(run);
+    usse_program_free(prim);
+    usse_program_free(sec);
+    ustate_free(&s);
+    return status;
+}
