@@ -2,7 +2,8 @@
 # make check: run every test suite and print one closing line,
 # "check: N passed, N failed", over all of them.
 #   GEMU_BUILD  the build directory (set by make)
-#   tests/unit-tests      Check suites (tests/unit/)
+#   tests/unit-tests      Check suites (tests/unit/); the tesla ones twice,
+#                         the second time on the portable fast path
 #   tests/tools/*.sh      command-line tests of the tools, one file each;
 #                         each prints "NAME: N passed, N failed" last
 set -u
@@ -34,6 +35,19 @@ cat "$out"
 count "$out" unit-tests
 if test $rc -ne 0 && ! grep -q ' [1-9][0-9]* failed' "$out"; then
     echo "check: unit-tests exited $rc"
+    total_fail=$((total_fail + 1))
+fi
+
+# The Tesla interpreter has a portable and an AVX2 build of its fast path,
+# picked at start-up; run the Tesla suites once more on the portable one.
+GEMU_SRC="$src" GEMU_TESLA_FAST_BASE=1 "$build/tests/unit-tests" tesla \
+    > "$out" 2>&1
+rc=$?
+sed 's/^unit:/unit-portable:/' "$out" > "$out.p" && mv "$out.p" "$out"
+cat "$out"
+count "$out" "unit-tests (portable fast path)"
+if test $rc -ne 0 && ! grep -q ' [1-9][0-9]* failed' "$out"; then
+    echo "check: unit-tests (portable fast path) exited $rc"
     total_fail=$((total_fail + 1))
 fi
 
