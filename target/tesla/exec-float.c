@@ -39,40 +39,38 @@ static const uint32_t *fetch_f32(TeslaWarp *w, const TeslaInsn *insn,
         return false; \
     }
 
-static bool finish_f32(TeslaWarp *w, const TeslaInsn *insn, uint32_t *res,
-                       uint32_t m, bool sat_ok)
+bool tesla_finish_f32(TeslaWarp *w, const TeslaInsn *insn, uint32_t *res,
+                      uint32_t m, bool sat_ok)
 {
+    uint8_t fl[TESLA_WARP_SIZE];
+
     if (sat_ok && (insn->mods & TMOD_SAT)) {
         LANES {
             res[l] = tesla_f32_sat(res[l], 0);
         }
     }
-    tesla_postinc(w, insn, m);
-    if (insn->cdst >= 0) {
-        uint8_t fl[TESLA_WARP_SIZE];
-
-        LANES {
-            fl[l] = tesla_f32_flags(res[l]);
-        }
-        tesla_store_flags(w, insn, fl, m);
+    if (insn->cdst < 0) {
+        return tesla_finish(w, insn, res, NULL, m);
     }
-    return tesla_store_dst(w, insn, res, m);
+    LANES {
+        fl[l] = tesla_f32_flags(res[l]);
+    }
+    return tesla_finish(w, insn, res, fl, m);
 }
 
 /* Results whose flags follow the 32-bit integer rule (set, slct, ...). */
 static bool finish_bits(TeslaWarp *w, const TeslaInsn *insn,
                         const uint32_t *res, uint32_t m, bool slct)
 {
-    tesla_postinc(w, insn, m);
-    if (insn->cdst >= 0) {
-        uint8_t fl[TESLA_WARP_SIZE];
+    uint8_t fl[TESLA_WARP_SIZE];
 
-        LANES {
-            fl[l] = slct ? tesla_slct_flags(res[l]) : tesla_flags32(res[l]);
-        }
-        tesla_store_flags(w, insn, fl, m);
+    if (insn->cdst < 0) {
+        return tesla_finish(w, insn, res, NULL, m);
     }
-    return tesla_store_dst(w, insn, res, m);
+    LANES {
+        fl[l] = slct ? tesla_slct_flags(res[l]) : tesla_flags32(res[l]);
+    }
+    return tesla_finish(w, insn, res, fl, m);
 }
 
 static bool exec_f32(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
@@ -95,7 +93,7 @@ static bool exec_f32(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
                 res[l] = tesla_f32_add(a[l], b[l], rnd);
             }
         }
-        return finish_f32(w, insn, res, m, true);
+        return tesla_finish_f32(w, insn, res, m, true);
     }
     case TOP_FMUL: {
         FETCHF(a, 0, b0, false);
@@ -110,7 +108,7 @@ static bool exec_f32(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
                 res[l] = tesla_f32_mul(a[l], b[l], rnd, 0);
             }
         }
-        return finish_f32(w, insn, res, m, true);
+        return tesla_finish_f32(w, insn, res, m, true);
     }
     case TOP_FMAD: {
         FETCHF(a, 0, b0, insn->mods & TMOD_NEG_PROD);
@@ -120,7 +118,7 @@ static bool exec_f32(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
         LANES {
             res[l] = tesla_f32_mad(a[l], b[l], c[l], 0);
         }
-        return finish_f32(w, insn, res, m, true);
+        return tesla_finish_f32(w, insn, res, m, true);
     }
     case TOP_FMIN:
     case TOP_FMAX: {
@@ -131,7 +129,7 @@ static bool exec_f32(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
         LANES {
             res[l] = tesla_f32_minmax(a[l], b[l], min);
         }
-        return finish_f32(w, insn, res, m, false);
+        return tesla_finish_f32(w, insn, res, m, false);
     }
     case TOP_FSET: {
         FETCHF(a, 0, b0, false);
@@ -225,7 +223,7 @@ static bool exec_sfu(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
         }
         return finish_bits(w, insn, res, m, false);
     }
-    return finish_f32(w, insn, res, m, insn->op == TOP_EX2);
+    return tesla_finish_f32(w, insn, res, m, insn->op == TOP_EX2);
 }
 
 /* --- cvt ------------------------------------------------------------------ */

@@ -18,16 +18,6 @@
     }
 
 /* Finish an op: post-increment, write flags and the result. */
-static bool finish(TeslaWarp *w, const TeslaInsn *insn, const uint32_t *res,
-                   const uint8_t *fl, uint32_t m)
-{
-    tesla_postinc(w, insn, m);
-    if (fl) {
-        tesla_store_flags(w, insn, fl, m);
-    }
-    return tesla_store_dst(w, insn, res, m);
-}
-
 static void carry_in(const TeslaWarp *w, unsigned c, uint32_t *cin)
 {
     LANES {
@@ -80,14 +70,14 @@ static bool exec_iadd(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
             }
             break;
         }
-        return finish(w, insn, res, NULL, m);
+        return tesla_finish(w, insn, res, NULL, m);
     }
     if (insn->addop == TADDOP_ADDC) {
         carry_in(w, insn->csrc, cin);
     }
     addop_lanes(a, b, insn->addop == TADDOP_ADDC ? cin : NULL, insn->addop,
                 sat, b32, res, fl);
-    return finish(w, insn, res, fl, m);
+    return tesla_finish(w, insn, res, fl, m);
 }
 
 /* Signedness of a 16-bit multiply source (see exec-notes). */
@@ -160,9 +150,9 @@ static bool exec_imul(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
         LANES {
             fl[l] = tesla_flags32(res[l]);
         }
-        return finish(w, insn, res, fl, m);
+        return tesla_finish(w, insn, res, fl, m);
     }
-    return finish(w, insn, res, NULL, m);
+    return tesla_finish(w, insn, res, NULL, m);
 }
 
 static bool exec_imad(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
@@ -181,7 +171,7 @@ static bool exec_imad(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
         LANES {
             res[l] = mres[l] + c[l];
         }
-        return finish(w, insn, res, NULL, m);
+        return tesla_finish(w, insn, res, NULL, m);
     }
     if (insn->addop == TADDOP_ADDC) {
         carry_in(w, insn->csrc, cin);
@@ -189,7 +179,7 @@ static bool exec_imad(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
     /* The add of mad is always 32-bit. */
     addop_lanes(mres, c, insn->addop == TADDOP_ADDC ? cin : NULL,
                 insn->addop, sat, true, res, fl);
-    return finish(w, insn, res, fl, m);
+    return tesla_finish(w, insn, res, fl, m);
 }
 
 static bool exec_sad(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
@@ -209,7 +199,7 @@ static bool exec_sad(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
         res[l] = tesla_sad(a[l], b[l], c[l], sgn, b32, &cc);
         fl[l] = cc;
     }
-    return finish(w, insn, res, fl, m);
+    return tesla_finish(w, insn, res, fl, m);
 }
 
 static bool exec_minmax_set(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
@@ -233,7 +223,7 @@ static bool exec_minmax_set(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
         }
         fl[l] = cc;
     }
-    return finish(w, insn, res, fl, m);
+    return tesla_finish(w, insn, res, fl, m);
 }
 
 static bool exec_logop(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
@@ -274,9 +264,9 @@ static bool exec_logop(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
         LANES {
             fl[l] = b32 ? tesla_flags32(res[l]) : tesla_flags16(res[l]);
         }
-        return finish(w, insn, res, fl, m);
+        return tesla_finish(w, insn, res, fl, m);
     }
-    return finish(w, insn, res, NULL, m);
+    return tesla_finish(w, insn, res, NULL, m);
 }
 
 static bool exec_shift(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
@@ -304,7 +294,7 @@ static bool exec_shift(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
             fl[l] = cc;
         }
     }
-    return finish(w, insn, res, fl, m);
+    return tesla_finish(w, insn, res, fl, m);
 }
 
 bool tesla_exec_int(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
@@ -368,8 +358,7 @@ bool tesla_exec_data(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
         if ((insn->lanemask & 0xf) != 0xf) {
             m &= quad_lanes(insn->lanemask);
         }
-        tesla_postinc(w, insn, m);
-        return tesla_store_dst(w, insn, a, m);
+        return tesla_finish(w, insn, a, NULL, m);
     }
     case TOP_MOV_FROM_C:
         LANES {
@@ -402,8 +391,7 @@ bool tesla_exec_data(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
         LANES {
             res[l] = (a[l] << (b[l] & 31)) & 0xffff;
         }
-        tesla_postinc(w, insn, m);
-        return tesla_store_dst(w, insn, res, m);
+        return tesla_finish(w, insn, res, NULL, m);
     }
     case TOP_ADD_A: {
         FETCH(a, 0, b0);

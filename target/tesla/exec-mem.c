@@ -363,8 +363,7 @@ static bool exec_ld(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
         if (!tesla_fetch_mem(w, src, m, buf)) {
             return false;
         }
-        tesla_postinc(w, insn, m);
-        return tesla_store_dst(w, insn, buf, m);
+        return tesla_finish(w, insn, buf, NULL, m);
     }
     for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
         uint8_t b[16] = { 0 };

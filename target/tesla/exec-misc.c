@@ -72,16 +72,7 @@ static bool exec_quadop(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
             break;
         }
     }
-    tesla_postinc(w, insn, m);
-    if (insn->cdst >= 0) {
-        uint8_t fl[TESLA_WARP_SIZE];
-
-        LANES {
-            fl[l] = tesla_f32_flags(res[l]);
-        }
-        tesla_store_flags(w, insn, fl, m);
-    }
-    return tesla_store_dst(w, insn, res, m);
+    return tesla_finish_f32(w, insn, res, m, false);
 }
 
 /*
@@ -110,8 +101,7 @@ static bool exec_interp(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
             res[l] = b0[l];
         }
     }
-    tesla_postinc(w, insn, m);
-    return tesla_store_dst(w, insn, res, m);
+    return tesla_finish(w, insn, res, NULL, m);
 }
 
 static bool exec_tex(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)

@@ -365,6 +365,16 @@ void tesla_postinc(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
     }
 }
 
+bool tesla_finish(TeslaWarp *w, const TeslaInsn *insn, const uint32_t *res,
+                  const uint8_t *fl, uint32_t m)
+{
+    tesla_postinc(w, insn, m);
+    if (fl) {
+        tesla_store_flags(w, insn, fl, m);
+    }
+    return tesla_store_dst(w, insn, res, m);
+}
+
 /* --- decode cache ------------------------------------------------------- */
 
 static const TeslaInsn *insn_at(TeslaWarp *w, uint32_t pc)

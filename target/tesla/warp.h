@@ -243,6 +243,12 @@ void tesla_store_flags(TeslaWarp *w, const TeslaInsn *insn,
                        const uint8_t *fl, uint32_t m);
 /* Apply $a post-increments of insn's memory operands for lanes m. */
 void tesla_postinc(TeslaWarp *w, const TeslaInsn *insn, uint32_t m);
+/* The end of most instructions: post-increment, flags (if @fl), result. */
+bool tesla_finish(TeslaWarp *w, const TeslaInsn *insn, const uint32_t *res,
+                  const uint8_t *fl, uint32_t m);
+/* tesla_finish for an f32 result: sat (if @sat_ok and asked), f32 flags. */
+bool tesla_finish_f32(TeslaWarp *w, const TeslaInsn *insn, uint32_t *res,
+                      uint32_t m, bool sat_ok);
 /* Per-lane evaluation of a predicate function on $c[c]. */
 uint32_t tesla_pred_mask(const TeslaWarp *w, unsigned pred, unsigned c);
 
