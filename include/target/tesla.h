@@ -43,6 +43,9 @@ uint32_t tesla_variant_features(TeslaVariant v);
 /* Accepts vp/gp/fp/cp and vertex/geometry/fragment/compute. */
 bool tesla_prog_parse(const char *name, TeslaProgType *p);
 const char *tesla_prog_name(TeslaProgType p);   /* "vp", ... */
+/* The accepted names, for messages: "g80, g84, ..." */
+const char *tesla_variant_list(void);
+const char *tesla_prog_list(void);
 
 /*
  * Errors a Tesla MP reports.  The values are bit numbers of the MP's

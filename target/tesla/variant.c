@@ -39,6 +39,21 @@ uint32_t tesla_variant_features(TeslaVariant v)
     return v < TESLA_NUM_VARIANTS ? variants[v].features : 0;
 }
 
+const char *tesla_variant_list(void)
+{
+    static char *list;
+
+    if (!list) {
+        GString *s = g_string_new(NULL);
+
+        for (int i = 0; i < TESLA_NUM_VARIANTS; i++) {
+            g_string_append_printf(s, "%s%s", i ? ", " : "", variants[i].name);
+        }
+        list = g_string_free(s, FALSE);
+    }
+    return list;
+}
+
 static const char *const prog_short[TESLA_NUM_PROGS] = {
     "vp", "gp", "fp", "cp"
 };
@@ -56,6 +71,11 @@ bool tesla_prog_parse(const char *name, TeslaProgType *p)
         }
     }
     return false;
+}
+
+const char *tesla_prog_list(void)
+{
+    return "vp, gp, fp, cp (or vertex, geometry, fragment, compute)";
 }
 
 const char *tesla_prog_name(TeslaProgType p)

@@ -143,15 +143,15 @@ int main(int argc, char **argv)
             break;
         case 'V':
             if (!tesla_variant_parse(optarg, &var)) {
-                fprintf(stderr, "gemu-dis: unknown variant \"%s\" "
-                        "(g80, g84, g200, mcp77, gt215)\n", optarg);
+                fprintf(stderr, "gemu-dis: unknown variant \"%s\" (%s)\n",
+                        optarg, tesla_variant_list());
                 return 2;
             }
             break;
         case 'O':
             if (!tesla_prog_parse(optarg, &prog)) {
                 fprintf(stderr, "gemu-dis: unknown program type \"%s\" "
-                        "(vp, gp, fp, cp)\n", optarg);
+                        "(%s)\n", optarg, tesla_prog_list());
                 return 2;
             }
             break;

@@ -434,8 +434,8 @@ static bool parse_shape(Lexer *lx, ShaderState *s, const char *dir)
             return lex_error(lx, "missing chip name");
         }
         if (!tesla_variant_parse(name, &s->chip)) {
-            return lex_error(lx, "unknown chip '%s' (g80, g84, g200, "
-                             "gt215, mcp77)", name);
+            return lex_error(lx, "unknown chip '%s' (%s, sgx543)", name,
+                             tesla_variant_list());
         }
         return lex_end(lx, "the chip name");
     }
