@@ -91,6 +91,14 @@ int tesla_disasm(TeslaVariant v, TeslaProgType p, const uint32_t *code,
 int tesla_disasm_line(TeslaVariant v, TeslaProgType p, const uint32_t *code,
                       size_t nwords, uint32_t addr, uint32_t base,
                       GString *out);
+/*
+ * A whole listing, one line per instruction as envydis prints it: branch
+ * and call targets inside the listing marked B and C, and a blank line
+ * before each call target.
+ */
+void tesla_disasm_listing(TeslaVariant v, TeslaProgType p,
+                          const uint32_t *code, size_t nwords, uint32_t base,
+                          GString *out);
 
 /*
  * Assembly of envydis syntax (target/tesla/asm.c): one instruction per

@@ -23,6 +23,8 @@ struct TeslaDecodeCtx {
     int depth;
     bool named[MAX_DEPTH];
     bool unk_insn, unk_operand;
+    uint8_t target_mark;
+    uint32_t target;
     /* semantics */
     uint8_t role_override;
     uint8_t nextsrc;
@@ -524,6 +526,10 @@ static void do_atom(TeslaDecodeCtx *dc, const TeslaAtom *at)
     case TA_IMM:
     case TA_TARGET:
         v = field(dc, at->p);
+        if (at->kind == TA_TARGET) {
+            dc->target_mark = at->arg;
+            dc->target = v;
+        }
         if (dc->text) {
             g_autoptr(GString) s = g_string_new(NULL);
             append_num(s, v);
@@ -644,6 +650,8 @@ void tesla_walk(TeslaVariant v, TeslaProgType p, uint64_t bits,
     res->unknown = bits & ~dc.used;
     res->unk_insn = dc.unk_insn;
     res->unk_operand = dc.unk_operand;
+    res->target_mark = dc.target_mark;
+    res->target = dc.target;
     insn->len = res->len;
     insn->w[0] = bits;
     insn->w[1] = res->len == 8 ? bits >> 32 : 0;

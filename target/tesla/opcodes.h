@@ -227,7 +227,8 @@ extern const TeslaGroup tesla_group_tex;        /* tab-tex.c */
 #define REG(d, r)       { TA_REG, (r), 0, &(d) }
 #define MEM(d, r)       { TA_MEM, (r), 0, &(d) }
 #define IMM(b, r)       { TA_IMM, (r), 0, &(b) }
-#define TARGET(b)       { TA_TARGET, RO_S0, 0, &(b) }
+#define TARGET(b)       { TA_TARGET, RO_S0, TESLA_MARK_B, &(b) }
+#define CTARGET(b)      { TA_TARGET, RO_S0, TESLA_MARK_C, &(b) }
 #define IGN(b)          { TA_IGN, RO_NONE, 0, &(b) }
 #define DISCARDOP(r)    { TA_DISCARD, (r), 0, NULL }
 #define VEC(d, r)       { TA_VEC, (r), 0, &(d) }
@@ -360,7 +361,13 @@ typedef struct TeslaWalk {
     uint64_t unknown;       /* bits nobody explained (within len) */
     bool unk_insn;          /* "???" as the instruction name */
     bool unk_operand;       /* "???" elsewhere */
+    uint8_t target_mark;    /* a code target: TESLA_MARK_B/C, 0 if none */
+    uint32_t target;        /* its byte address */
 } TeslaWalk;
+
+/* How envydis marks the target of a branch (B) and of a call (C). */
+#define TESLA_MARK_B 1
+#define TESLA_MARK_C 2
 
 /*
  * Decode the 64-bit @bits (word 1 only meaningful for long insns) for

@@ -13,6 +13,7 @@ static const TeslaBits b_bar = { 21, 4, 0, 0, 0, 0, 0 };
 static const TeslaBits b_barmask = { 9, 12, 0, 0, 0, 0, 0 };
 
 #define BTARG TARGET(tesla_b_ctarg)
+#define CTARG CTARGET(tesla_b_ctarg)
 #define PRED T(tesla_t_pred)
 
 /* ---- short control ---- */
@@ -43,7 +44,7 @@ TESLA_TABLE(lctl_bra,
     TE(C(0x1), CM, .op = TOP_BRA, AT(PRED, N("bra"), BTARG)),
 );
 TESLA_TABLE(lctl_call,
-    TE(C(0x2), CM, .op = TOP_CALL, AT(IGNPRED, N("call"), T(lim), BTARG)),
+    TE(C(0x2), CM, .op = TOP_CALL, AT(IGNPRED, N("call"), T(lim), CTARG)),
 );
 TESLA_TABLE(lctl_ret,
     TE(C(0x3), CM, .op = TOP_RET, AT(PRED, N("ret"))),

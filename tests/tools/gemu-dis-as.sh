@@ -66,11 +66,23 @@ start:
 EOS
 "$as" -m tesla -V g84 -O cp "$tmp/p.s" -o "$tmp/p.bin"
 check "gemu-as status" 0 $?
-out=$("$dis" -b "$tmp/p.bin" | sed 's/^[^ ]* [0-9a-f ]*     //')
+out=$("$dis" -b "$tmp/p.bin" | cut -c33-)
 exp="mov b32 \$r1 \$r2
 (e \$c0) bra 0x0
 exit nop"
 check "assemble and disassemble" "$exp" "$out"
+# the branch target is marked B, as envydis marks it
+out=$("$dis" -b "$tmp/p.bin" | head -n 1)
+check "branch target mark" \
+    "00000000: 10000405 0403c780   B mov b32 \$r1 \$r2" "$out"
+# a call target is marked C and starts a paragraph
+out=$(printf 'call 0x10\nexit nop\nexit nop\n' > "$tmp/c.s" &&
+      "$as" -m tesla "$tmp/c.s" | "$dis")
+exp="00000000: 20002003 00000000     call 0x10
+00000008: f0000001 e0000781     exit nop
+
+00000010: f0000001 e0000781  C  exit nop"
+check "call target mark" "$exp" "$out"
 out=$("$as" -x "$tmp/p.s")
 exp="10000405 0403c780
 10000003 00000100

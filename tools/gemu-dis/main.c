@@ -221,13 +221,9 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    g_autoptr(GString) line = g_string_new(NULL);
-    for (uint32_t addr = 0; addr / 4 < words->len;) {
-        g_string_truncate(line, 0);
-        int n = tesla_disasm_line(var, prog, (uint32_t *)words->data,
-                                  words->len, addr, base, line);
-        puts(line->str);
-        addr += n * 4;
-    }
+    g_autoptr(GString) listing = g_string_new(NULL);
+    tesla_disasm_listing(var, prog, (uint32_t *)words->data, words->len,
+                         base, listing);
+    fputs(listing->str, stdout);
     return 0;
 }
