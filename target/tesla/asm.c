@@ -833,6 +833,42 @@ typedef struct AsmItem {
     int forced_by;      /* line of the long instruction that made it long */
 } AsmItem;
 
+/*
+ * A line of a gemu-dis (envydis) listing -- "00000008: 20000005 04000781
+ * CB exit ..." -- is taken as its instruction text, so that a listing can
+ * be edited and assembled again.  Returns @s past the address, word and
+ * mark columns, or @s itself for an ordinary line.
+ */
+static char *skip_listing_columns(char *s)
+{
+    char *p;
+
+    for (int i = 0; i < 8; i++) {
+        if (!g_ascii_isxdigit(s[i])) {
+            return s;
+        }
+    }
+    if (s[8] != ':') {
+        return s;
+    }
+    p = s + 9;
+    /* up to two word columns: 8 hex digits or ???????? each */
+    for (int col = 0; col < 2; col++) {
+        char *q = p;
+
+        while (*q == ' ') {
+            q++;
+        }
+        if (strspn(q, "0123456789abcdefABCDEF?") != 8 ||
+            (q[8] != ' ' && q[8] != '\0')) {
+            break;
+        }
+        p = q + 8;
+    }
+    /* the C and B target marks (instruction text is lower case) */
+    return p + strspn(p, " CB");
+}
+
 /* Remove comments from @s (in place). */
 static void strip_comments(char *s, bool *in_block)
 {
@@ -894,6 +930,7 @@ bool tesla_assemble(TeslaVariant v, TeslaProgType p, const char *src,
         if (s[0] == '#') {      /* a "# ..." comment line */
             continue;
         }
+        s = skip_listing_columns(s);
         for (;;) {
             char *q = s;
             while (is_id(*q)) {

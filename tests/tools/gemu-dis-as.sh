@@ -83,6 +83,11 @@ exp="00000000: 20002003 00000000     call 0x10
 
 00000010: f0000001 e0000781  C  exit nop"
 check "call target mark" "$exp" "$out"
+# a listing assembles again, columns and marks skipped
+printf 'call 0x10\nexit nop\nexit nop\n' > "$tmp/c.s"
+"$as" -m tesla "$tmp/c.s" | "$dis" > "$tmp/c.lst"
+check "listing re-assembles" "$("$as" -m tesla "$tmp/c.s")" \
+    "$("$as" -m tesla "$tmp/c.lst")"
 out=$("$as" -x "$tmp/p.s")
 exp="10000405 0403c780
 10000003 00000100
