@@ -1,0 +1,335 @@
+/*
+ * VM: NV50 page tables, the BAR VMs (BAR1 = VRAM aperture, BAR3 = instance
+ * aperture) and their control registers in PBUS.HOST_MEM, and the BAR
+ * flush (PFLUSH).
+ *
+ * Page directory: 2048 8-byte PDEs, one per 512 MiB of the 40-bit VA.
+ *   PDE bit 0 present, bit 1 small (4 KiB) pages (else 64 KiB), bits 3:2
+ *   page-table target (0 VRAM, 2/3 system memory), bits 6:5 small-page
+ *   table size (1 MiB, 256, 128, 64 KiB), bits 39:12 table address.
+ * PTE: bit 0 valid, bit 3 read-only, bits 5:4 target (0 VRAM, 2 snooped,
+ *   3 non-snooped system memory), bits 9:7 log2 of a block of PTEs that
+ *   all hold the block's first address, bits 39:12 address, 46:40 kind.
+ * (nvkm mmu/vmmnv50.c; envytools docs/hw/memory/g80-vm.rst.)
+ *
+ * The BAR VM's instance block is PBUS_HOST_MEM_CHAN << 12, its page
+ * directory at +0x200 (G84).  BAR1/BAR3 bit 31 selects a DMA object at
+ * instance + (bits 15:0 << 4) whose start/limit map BAR offsets to VAs;
+ * with bit 31 clear the BAR shows VRAM directly.
+ *
+ * gemu keeps no TLB: every BAR access walks the tables, so TLB and BAR
+ * flushes complete at once and only count.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "gemu/osdep.h"
+#include "gemu/log.h"
+#include "hw/nv50/nv50.h"
+
+#define G84_PD_OFFSET       0x200
+#define NV50_VA_BITS        40
+
+static uint64_t rd64_target(NV50State *s, NV50Target target, uint64_t addr,
+                            bool *ok)
+{
+    uint8_t b[8];
+
+    if (target == NV50_TARGET_VRAM) {
+        *ok = nv50_vram_read(s, addr, b, 8);
+    } else {
+        *ok = dma_read(&s->dma, addr, b, 8);
+    }
+    return ldn_le_p(b, 8);
+}
+
+bool nv50_vm_translate(NV50State *s, uint64_t pd, uint64_t va,
+                       NV50Translation *t)
+{
+    static const uint32_t small_entries[4] = {
+        0x100000 / 8, 0x40000 / 8, 0x20000 / 8, 0x10000 / 8,
+    };
+    uint64_t pde, pte, pt, base;
+    unsigned shift, log2blk, ptet;
+    uint32_t entries, ptei;
+    bool ok;
+
+    if (va >> NV50_VA_BITS) {
+        return false;
+    }
+    pde = rd64_target(s, NV50_TARGET_VRAM, pd + (va >> 29) * 8, &ok);
+    if (!ok || !(pde & 1)) {
+        return false;
+    }
+    if (pde & 2) {
+        shift = 12;
+        entries = small_entries[(pde >> 5) & 3];
+    } else {
+        shift = 16;
+        entries = 0x20000000 >> 16;
+    }
+    ptei = (va & 0x1fffffff) >> shift;
+    if (ptei >= entries) {
+        return false;
+    }
+    ptet = (pde >> 2) & 3;
+    if (ptet == 1) {
+        return false;
+    }
+    pt = pde & 0xfffffff000ull;
+    pte = rd64_target(s, ptet ? NV50_TARGET_HOST : NV50_TARGET_VRAM,
+                      pt + (uint64_t)ptei * 8, &ok);
+    if (!ok || !(pte & 1) || ((pte >> 4) & 3) == 1) {
+        return false;
+    }
+    log2blk = (pte >> 7) & 7;
+    base = pte & 0xfffffff000ull;
+    t->target = (pte >> 4) & 3;
+    t->read_only = pte & 8;
+    t->page_size = 1ull << shift;
+    t->addr = base + ((uint64_t)(ptei & ((1u << log2blk) - 1)) << shift) +
+              (va & (t->page_size - 1));
+    return true;
+}
+
+/* --- BAR apertures --- */
+
+typedef struct BarMap {
+    bool direct;                /* BAR shows VRAM at its offset */
+    NV50Target target;          /* DMA object target, if not direct */
+    uint64_t start, limit;      /* DMA object VA range (inclusive) */
+    uint64_t pd;
+} BarMap;
+
+static bool bar_map(NV50State *s, uint32_t reg, BarMap *m)
+{
+    uint64_t inst = (uint64_t)(s->vm.bar_inst & 0x3fffffff) << 12;
+    uint64_t obj = inst + ((uint64_t)(reg & 0xffff) << 4);
+    uint32_t w0, w1, w2, w3;
+
+    memset(m, 0, sizeof(*m));
+    if (!(reg & 0x80000000)) {
+        m->direct = true;
+        return true;
+    }
+    w0 = nv50_vram_rd32(s, obj);
+    w1 = nv50_vram_rd32(s, obj + 4);
+    w2 = nv50_vram_rd32(s, obj + 8);
+    w3 = nv50_vram_rd32(s, obj + 12);
+    m->target = (w0 >> 16) & 3;         /* 0 VM, 1 VRAM, 2/3 system */
+    m->start = ((uint64_t)(w3 & 0xff) << 32) | w2;
+    m->limit = ((uint64_t)(w3 >> 24) << 32) | w1;
+    m->pd = inst + G84_PD_OFFSET;
+    return true;
+}
+
+/* Physical location of BAR offset off; false (logged) on a fault. */
+static bool bar_resolve(NV50State *s, int bar, uint32_t reg, uint64_t off,
+                        bool is_write, NV50Translation *t)
+{
+    BarMap m;
+    uint64_t va;
+
+    bar_map(s, reg, &m);
+    if (m.direct) {
+        t->addr = off;
+        t->target = NV50_TARGET_VRAM;
+        t->read_only = false;
+        t->page_size = 4096;
+        return true;
+    }
+    va = m.start + off;
+    if (va > m.limit) {
+        gemu_log_mask(LOG_GUEST_ERROR, "nv50: BAR%d offset 0x%" PRIx64
+                      " beyond its DMA object limit 0x%" PRIx64 "\n",
+                      bar, off, m.limit);
+        return false;
+    }
+    if (m.target != 0) {
+        /* VRAM (1) or system memory (2, 3), linear */
+        t->addr = va;
+        t->target = m.target == 1 ? NV50_TARGET_VRAM : m.target;
+        t->read_only = false;
+        t->page_size = 4096;
+        return true;
+    }
+    if (!nv50_vm_translate(s, m.pd, va, t)) {
+        /* UNVERIFIED: hardware would record a VM fault in PFB */
+        gemu_log_mask(LOG_GUEST_ERROR, "nv50: BAR%d %s at offset 0x%"
+                      PRIx64 " (VA 0x%" PRIx64 ") faults\n", bar,
+                      is_write ? "write" : "read", off, va);
+        return false;
+    }
+    if (is_write && t->read_only) {
+        gemu_log_mask(LOG_GUEST_ERROR, "nv50: BAR%d write to read-only "
+                      "page at VA 0x%" PRIx64 "\n", bar, va);
+        return false;
+    }
+    return true;
+}
+
+static bool phys_rw(NV50State *s, const NV50Translation *t, uint8_t *b,
+                    unsigned len, bool is_write)
+{
+    if (t->target == NV50_TARGET_VRAM) {
+        return is_write ? nv50_vram_write(s, t->addr, b, len)
+                        : nv50_vram_read(s, t->addr, b, len);
+    }
+    return is_write ? dma_write(&s->dma, t->addr, b, len)
+                    : dma_read(&s->dma, t->addr, b, len);
+}
+
+static void bar_access(NV50State *s, int bar, uint32_t reg, hwaddr off,
+                       uint8_t *b, unsigned size, bool is_write)
+{
+    NV50Translation t;
+
+    if (!bar_resolve(s, bar, reg, off, is_write, &t)) {
+        if (!is_write) {
+            memset(b, 0, size);
+        }
+        return;
+    }
+    if ((t.addr & (t.page_size - 1)) + size > t.page_size) {
+        /* crosses a page: byte by byte, each translated */
+        for (unsigned i = 0; i < size; i++) {
+            bar_access(s, bar, reg, off + i, b + i, 1, is_write);
+        }
+        return;
+    }
+    if (!phys_rw(s, &t, b, size, is_write) && !is_write) {
+        memset(b, 0, size);
+    }
+}
+
+static uint64_t bar1_read(void *opaque, hwaddr off, unsigned size)
+{
+    NV50State *s = opaque;
+    uint8_t b[8];
+
+    bar_access(s, 1, s->vm.bar1_ctxdma, off, b, size, false);
+    return ldn_le_p(b, size);
+}
+
+static void bar1_write(void *opaque, hwaddr off, uint64_t val, unsigned size)
+{
+    NV50State *s = opaque;
+    uint8_t b[8];
+
+    stn_le_p(b, size, val);
+    bar_access(s, 1, s->vm.bar1_ctxdma, off, b, size, true);
+}
+
+static uint64_t bar3_read(void *opaque, hwaddr off, unsigned size)
+{
+    NV50State *s = opaque;
+    uint8_t b[8];
+
+    bar_access(s, 3, s->vm.bar3_ctxdma, off, b, size, false);
+    return ldn_le_p(b, size);
+}
+
+static void bar3_write(void *opaque, hwaddr off, uint64_t val, unsigned size)
+{
+    NV50State *s = opaque;
+    uint8_t b[8];
+
+    stn_le_p(b, size, val);
+    bar_access(s, 3, s->vm.bar3_ctxdma, off, b, size, true);
+}
+
+static const MemoryRegionOps bar1_ops = {
+    .read = bar1_read,
+    .write = bar1_write,
+    .impl_min = 1,
+    .impl_max = 8,
+};
+
+static const MemoryRegionOps bar3_ops = {
+    .read = bar3_read,
+    .write = bar3_write,
+    .impl_min = 1,
+    .impl_max = 8,
+};
+
+void nv50_vm_init_bars(NV50State *s)
+{
+    memory_region_init_io(&s->bar1, "nv50-bar1", s->vram_size, &bar1_ops, s);
+    memory_region_init_io(&s->bar3, "nv50-bar3", NV50_BAR3_SIZE, &bar3_ops,
+                          s);
+}
+
+void nv50_vm_reset(NV50State *s)
+{
+    memset(&s->vm, 0, sizeof(s->vm));
+}
+
+/* --- PBUS.HOST_MEM (0x001700-0x001fff) --- */
+
+uint64_t nv50_vm_read(NV50State *s, hwaddr addr, unsigned size)
+{
+    switch (addr) {
+    case NV_PBUS_HOST_MEM_PMEM:
+        return s->vm.pmem_base;
+    case NV_PBUS_HOST_MEM_CHAN:
+        return s->vm.bar_inst;
+    case NV_PBUS_HOST_MEM_BAR1:
+        return s->vm.bar1_ctxdma;
+    case NV_PBUS_HOST_MEM_BAR3:
+        return s->vm.bar3_ctxdma;
+    default:
+        if (addr >= NV_PBUS_BAR_UNK1900 && addr < NV_PBUS_BAR_UNK1900 + 32) {
+            return s->vm.bar_unk[(addr - NV_PBUS_BAR_UNK1900) / 4];
+        }
+        nv50_unimp(s, addr, false, 0);
+        return 0;
+    }
+}
+
+void nv50_vm_write(NV50State *s, hwaddr addr, uint64_t val, unsigned size)
+{
+    switch (addr) {
+    case NV_PBUS_HOST_MEM_PMEM:
+        s->vm.pmem_base = val & 0x03ffffff;
+        break;
+    case NV_PBUS_HOST_MEM_CHAN:
+        s->vm.bar_inst = val & 0x7fffffff;
+        break;
+    case NV_PBUS_HOST_MEM_BAR1:
+        s->vm.bar1_ctxdma = val & 0x8000ffff;
+        break;
+    case NV_PBUS_HOST_MEM_BAR3:
+        s->vm.bar3_ctxdma = val & 0x8000ffff;
+        break;
+    default:
+        if (addr >= NV_PBUS_BAR_UNK1900 && addr < NV_PBUS_BAR_UNK1900 + 32) {
+            /* UNVERIFIED: nvkm clears these at BAR init; meaning unknown */
+            s->vm.bar_unk[(addr - NV_PBUS_BAR_UNK1900) / 4] = val;
+            break;
+        }
+        nv50_unimp(s, addr, true, val);
+        break;
+    }
+}
+
+/* --- PFLUSH (0x070000): BAR write flush, bit 1 = busy --- */
+
+uint64_t nv50_pflush_read(NV50State *s, hwaddr addr, unsigned size)
+{
+    if (addr == NV_PFLUSH_BAR) {
+        return s->vm.flush & ~3u;       /* never busy */
+    }
+    nv50_unimp(s, addr, false, 0);
+    return 0;
+}
+
+void nv50_pflush_write(NV50State *s, hwaddr addr, uint64_t val,
+                       unsigned size)
+{
+    if (addr == NV_PFLUSH_BAR) {
+        /* BAR writes reach VRAM synchronously; nothing is buffered */
+        s->vm.flush = val;
+        s->vm.flushes++;
+        return;
+    }
+    nv50_unimp(s, addr, true, val);
+}

@@ -1,0 +1,65 @@
+/*
+ * Guest RAM and DMA address spaces.
+ *
+ * GuestRAM is a set of blocks of guest-physical memory, each backed by host
+ * memory (a transport maps the guest's RAM file descriptors; tests use a
+ * host buffer).  A DmaAddressSpace is what a device uses to reach it; a
+ * device never holds host pointers into guest RAM beyond one access.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef HW_CORE_DMA_H
+#define HW_CORE_DMA_H
+
+#include "gemu/osdep.h"
+#include "hw/core/memory.h"
+
+typedef struct GuestRAMBlock {
+    hwaddr gpa;
+    hwaddr size;
+    uint8_t *host;
+} GuestRAMBlock;
+
+typedef struct GuestRAM {
+    GArray *blocks;             /* of GuestRAMBlock, sorted by gpa */
+} GuestRAM;
+
+GuestRAM *guest_ram_new(void);
+void guest_ram_free(GuestRAM *ram);
+/* Add a block; the host memory stays the caller's.  False on overlap. */
+bool guest_ram_add(GuestRAM *ram, hwaddr gpa, hwaddr size, void *host);
+void guest_ram_clear(GuestRAM *ram);
+/* Host pointer for [gpa, gpa+len) if one block holds it all, else NULL. */
+void *guest_ram_ptr(GuestRAM *ram, hwaddr gpa, hwaddr len);
+
+typedef struct DmaAddressSpace {
+    const char *name;
+    GuestRAM *ram;              /* NULL: no guest memory yet */
+} DmaAddressSpace;
+
+void dma_as_init(DmaAddressSpace *as, const char *name, GuestRAM *ram);
+/*
+ * Copy to/from guest memory.  False (logged as a guest error, the buffer
+ * zero-filled for reads) if any byte is outside guest RAM.
+ */
+bool dma_read(DmaAddressSpace *as, hwaddr addr, void *buf, size_t len);
+bool dma_write(DmaAddressSpace *as, hwaddr addr, const void *buf,
+               size_t len);
+
+static inline uint32_t dma_ldl(DmaAddressSpace *as, hwaddr addr)
+{
+    uint8_t b[4];
+
+    dma_read(as, addr, b, 4);
+    return ldn_le_p(b, 4);
+}
+
+static inline void dma_stl(DmaAddressSpace *as, hwaddr addr, uint32_t v)
+{
+    uint8_t b[4];
+
+    stn_le_p(b, 4, v);
+    dma_write(as, addr, b, 4);
+}
+
+#endif

@@ -1,0 +1,291 @@
+/*
+ * The NVIDIA G84 (NV50 family, "Tesla") card: state shared by its units.
+ *
+ * Each unit lives in its own file under hw/nv50/ and owns a range of BAR0
+ * listed in the block table of nv50.c.  Register addresses are absolute
+ * BAR0 addresses (nv50_regs.h) so that handlers read like the manual.
+ * Locking: none yet; the caller serialises all accesses to one card.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef HW_NV50_NV50_H
+#define HW_NV50_NV50_H
+
+#include "gemu/osdep.h"
+#include "hw/core/clock.h"
+#include "hw/core/dma.h"
+#include "hw/core/memory.h"
+#include "hw/pci/pci.h"
+#include "hw/nv50/nv50_regs.h"
+
+#define TYPE_NV50               "nv50"
+
+#define NV50_BAR0_SIZE          0x01000000u     /* 16 MiB registers */
+#define NV50_BAR3_SIZE          0x02000000u     /* 32 MiB instance aperture */
+#define NV50_VRAM_DEFAULT       (256u << 20)
+#define NV50_VRAM_MIN           (16u << 20)
+#define NV50_VRAM_MAX           (1024u << 20)   /* BAR1 is a 32-bit BAR */
+
+/* G84: PCI 10de:0400 (GeForce 8600 GTS), BOOT_0 0x084000a2 */
+#define NV50_G84_BOOT0          0x084000a2u
+#define NV50_G84_DEVICE_ID      0x0400
+
+/* BAR indices as nouveau uses them (resource 0, 1 and 3) */
+#define NV50_BAR_MMIO           0
+#define NV50_BAR_VRAM           1
+#define NV50_BAR_INST           3
+
+typedef struct NV50State NV50State;
+
+/*
+ * One row of the block table: a unit's name (envytools), its BAR0 range,
+ * and its handlers.  addr is the absolute BAR0 address.  Register units
+ * take 32-bit accesses (impl 4..4, the default); byte-addressed units
+ * (PROM, PMEM, PRMIO) say which sizes they take.
+ */
+typedef struct NV50Block {
+    const char *name;
+    hwaddr base;
+    hwaddr size;
+    uint64_t (*read)(NV50State *s, hwaddr addr, unsigned size);
+    void (*write)(NV50State *s, hwaddr addr, uint64_t val, unsigned size);
+    unsigned impl_min;
+    unsigned impl_max;
+} NV50Block;
+
+typedef struct NV50BlockInst {
+    NV50State *s;
+    const NV50Block *blk;
+    MemoryRegionOps ops;
+    MemoryRegion mr;
+} NV50BlockInst;
+
+/* PMC interrupt sources (bits of PMC_INTR_HOST on G84, nvkm mc/g84.c) */
+#define NV50_INTR_PFIFO         (1u << 8)
+#define NV50_INTR_PGRAPH        (1u << 12)
+#define NV50_INTR_PTIMER        (1u << 20)
+#define NV50_INTR_PNVIO         (1u << 21)      /* GPIO and I2C */
+#define NV50_INTR_PDISPLAY      (1u << 26)
+#define NV50_INTR_PBUS          (1u << 28)
+
+typedef struct NV50PMC {
+    uint32_t intr_en;           /* 0x000140 */
+    uint32_t enable;            /* 0x000200 */
+    uint32_t sources;           /* pending unit bits, as units report */
+} NV50PMC;
+
+typedef struct NV50PBus {
+    uint32_t intr;              /* 0x001100 */
+    uint32_t intr_en;           /* 0x001140 */
+    uint32_t hwunits_0;         /* 0x001540 */
+    uint32_t hwunits_1;         /* 0x00154c */
+    uint32_t regs[0x1000 / 4];  /* plain storage of the rest */
+} NV50PBus;
+
+typedef struct NV50PTimer {
+    uint32_t intr;              /* 0x009100, bit 0 ALARM */
+    uint32_t intr_en;           /* 0x009140 */
+    uint32_t clock_div;         /* 0x009200 */
+    uint32_t clock_mul;         /* 0x009210 */
+    uint32_t clock_source;      /* 0x009220 */
+    uint32_t alarm;             /* 0x009420 */
+    bool alarm_armed;
+    int64_t offset;             /* counter = clock ns + offset */
+    uint64_t last;              /* last value returned */
+    GemuTimer alarm_timer;
+} NV50PTimer;
+
+typedef struct NV50PFB {
+    uint32_t cfg0;              /* 0x100200 */
+    uint32_t cfg1;              /* 0x100204: row/column/bank layout */
+    uint32_t mem_type;          /* 0x100714 */
+    uint32_t nisobuf;           /* 0x100c08: scratch page for faults */
+    uint32_t trap[2];           /* 0x100c90, 0x100c94 */
+    uint32_t vm_flush;          /* 0x100c80 */
+    uint32_t regs[0x1000 / 4];
+} NV50PFB;
+
+typedef struct NV50VM {
+    uint32_t pmem_base;         /* 0x001700: PRAMIN window, VRAM >> 16 */
+    uint32_t bar_inst;          /* 0x001704 */
+    uint32_t bar1_ctxdma;       /* 0x001708 */
+    uint32_t bar3_ctxdma;       /* 0x00170c */
+    uint32_t bar_unk[8];        /* 0x001900..0x00191c */
+    uint32_t flush;             /* 0x070000 */
+    uint64_t flushes;           /* TLB + BAR flushes seen (for tests) */
+} NV50VM;
+
+/* VGA index/data register sets behind the legacy ports (PRMIO) */
+typedef struct NV50VGA {
+    uint8_t sr_index, gr_index, cr_index;
+    uint8_t sr[256], gr[256], cr[256];
+} NV50VGA;
+
+#define NV50_EDID_SIZE          128
+
+/* A bit-banged I2C bus with an optional EEPROM slave (DDC). */
+typedef struct NV50I2CBus {
+    bool scl, sda;              /* what the card drives (1 = released) */
+    bool slave_sda;             /* what the slave drives */
+    int state;
+    int bit;                    /* bits done in the current byte */
+    uint8_t shift;
+    bool reading;               /* the master reads from the slave */
+    bool addr_phase;            /* next byte is the address byte */
+    uint8_t offset;             /* EEPROM address pointer */
+    bool offset_set;
+    const uint8_t *eeprom;      /* 256-byte view; NULL: no slave */
+} NV50I2CBus;
+
+#define NV50_I2C_PORTS          4
+
+typedef struct NV50NVIO {
+    uint32_t regs[0x800 / 4];   /* PNVIO 0x00e000-0x00e7ff */
+    NV50I2CBus i2c[NV50_I2C_PORTS];
+    uint8_t edid[256];          /* EEPROM behind port 1 (TMDS) */
+    uint32_t intr;              /* 0x00e054 */
+    uint32_t intr_en;           /* 0x00e050 */
+} NV50NVIO;
+
+struct NV50State {
+    PCIDevice parent_obj;
+
+    /* properties (set before realize) */
+    uint32_t boot0;
+    uint64_t vram_size;
+
+    GemuClock *clock;           /* not owned */
+    DmaAddressSpace dma;        /* guest RAM, for host-memory PTEs */
+
+    uint8_t *vram;
+    uint8_t *vbios;
+    size_t vbios_size;
+
+    MemoryRegion bar0;          /* container of the unit blocks */
+    MemoryRegion bar1;
+    MemoryRegion bar3;
+    MemoryRegion rom;
+    NV50BlockInst *blocks;
+    size_t num_blocks;
+
+    NV50PMC pmc;
+    NV50PBus pbus;
+    NV50PTimer ptimer;
+    NV50PFB pfb;
+    NV50VM vm;
+    NV50VGA vga;
+    NV50NVIO nvio;
+    GHashTable *plain_regs;     /* plain RW units: addr -> value */
+};
+
+#define NV50(obj) ((NV50State *)(obj))
+
+/*
+ * Create a card.  clock: where PTIMER reads time (not owned; it must
+ * outlive the card).  ram: guest RAM for host-memory pages (may be NULL
+ * and set later with nv50_set_guest_ram).  Returns NULL with *errp set if
+ * a property is bad.  vram_size 0 means the default.
+ */
+NV50State *nv50_new(GemuClock *clock, GuestRAM *ram, uint64_t vram_size,
+                    GError **errp);
+void nv50_free(NV50State *s);
+void nv50_set_guest_ram(NV50State *s, GuestRAM *ram);
+
+/* The block table, in address order (for docs, tests and the monitor). */
+const NV50Block *nv50_block_table(size_t *count);
+/* The unit owning a BAR0 address, or NULL. */
+const NV50Block *nv50_block_find(hwaddr addr);
+
+/* BAR0 register access by offset (for tests and in-card callers). */
+uint32_t nv50_rd32(NV50State *s, hwaddr addr);
+void nv50_wr32(NV50State *s, hwaddr addr, uint32_t val);
+
+/* Log an access nobody models, once per address, with the unit's name. */
+void nv50_unimp(NV50State *s, hwaddr addr, bool is_write, uint64_t val);
+
+/* --- units, as nv50.c wires them --- */
+
+/* PMC: a unit's interrupt source changed; recomputes INTR and INTx. */
+void nv50_pmc_set_source(NV50State *s, uint32_t bit, bool pending);
+void nv50_pmc_reset(NV50State *s);
+uint64_t nv50_pmc_read(NV50State *s, hwaddr addr, unsigned size);
+void nv50_pmc_write(NV50State *s, hwaddr addr, uint64_t val, unsigned size);
+
+void nv50_pbus_reset(NV50State *s);
+uint64_t nv50_pbus_read(NV50State *s, hwaddr addr, unsigned size);
+void nv50_pbus_write(NV50State *s, hwaddr addr, uint64_t val, unsigned size);
+
+void nv50_ptimer_init(NV50State *s);
+void nv50_ptimer_reset(NV50State *s);
+void nv50_ptimer_fini(NV50State *s);
+/* The 64-bit counter as TIME_0/TIME_1 hold it (ns, low 5 bits zero). */
+uint64_t nv50_ptimer_now(NV50State *s);
+uint64_t nv50_ptimer_read(NV50State *s, hwaddr addr, unsigned size);
+void nv50_ptimer_write(NV50State *s, hwaddr addr, uint64_t val,
+                       unsigned size);
+
+void nv50_pfb_reset(NV50State *s);
+/* The PFB_CFG1 layout that makes nouveau's row math equal vram_size. */
+uint32_t nv50_pfb_cfg1_for_size(uint64_t vram_size);
+uint64_t nv50_pfb_read(NV50State *s, hwaddr addr, unsigned size);
+void nv50_pfb_write(NV50State *s, hwaddr addr, uint64_t val, unsigned size);
+uint64_t nv50_pstraps_read(NV50State *s, hwaddr addr, unsigned size);
+void nv50_pstraps_write(NV50State *s, hwaddr addr, uint64_t val,
+                        unsigned size);
+
+/* VRAM, by byte address; out of range reads 0 and is a guest error. */
+bool nv50_vram_read(NV50State *s, uint64_t addr, void *buf, size_t len);
+bool nv50_vram_write(NV50State *s, uint64_t addr, const void *buf,
+                     size_t len);
+uint32_t nv50_vram_rd32(NV50State *s, uint64_t addr);
+void nv50_vram_wr32(NV50State *s, uint64_t addr, uint32_t val);
+uint64_t nv50_pmem_read(NV50State *s, hwaddr addr, unsigned size);
+void nv50_pmem_write(NV50State *s, hwaddr addr, uint64_t val, unsigned size);
+
+/* VM: NV50 page tables, the BAR VMs, flushes. */
+typedef enum {
+    NV50_TARGET_VRAM = 0,
+    NV50_TARGET_HOST = 2,       /* snooped system memory */
+    NV50_TARGET_HOST_NC = 3,    /* non-snooped system memory */
+} NV50Target;
+
+typedef struct NV50Translation {
+    uint64_t addr;              /* physical: VRAM offset or guest-phys */
+    NV50Target target;
+    bool read_only;
+    uint64_t page_size;
+} NV50Translation;
+
+/* Walk the page directory at pd (VRAM address) for va; false on fault. */
+bool nv50_vm_translate(NV50State *s, uint64_t pd, uint64_t va,
+                       NV50Translation *t);
+void nv50_vm_reset(NV50State *s);
+uint64_t nv50_vm_read(NV50State *s, hwaddr addr, unsigned size);
+void nv50_vm_write(NV50State *s, hwaddr addr, uint64_t val, unsigned size);
+uint64_t nv50_pflush_read(NV50State *s, hwaddr addr, unsigned size);
+void nv50_pflush_write(NV50State *s, hwaddr addr, uint64_t val,
+                       unsigned size);
+/* Initialise the BAR1/BAR3 regions (apertures through the BAR VM). */
+void nv50_vm_init_bars(NV50State *s);
+
+/* VBIOS: a generated image, served by PROM and the ROM BAR. */
+uint8_t *nv50_vbios_build(uint32_t boot0, uint16_t device_id, size_t *size);
+uint64_t nv50_prom_read(NV50State *s, hwaddr addr, unsigned size);
+void nv50_prom_write(NV50State *s, hwaddr addr, uint64_t val, unsigned size);
+
+/* PRMIO: the VGA CRTC registers nvkm reads to decide "posted". */
+void nv50_vga_reset(NV50State *s);
+uint64_t nv50_prmio_read(NV50State *s, hwaddr addr, unsigned size);
+void nv50_prmio_write(NV50State *s, hwaddr addr, uint64_t val,
+                      unsigned size);
+
+/* The EDID of the monitor on the TMDS output (edid.c). */
+void nv50_edid_build(uint8_t edid[NV50_EDID_SIZE]);
+
+/* PNVIO: GPIO and the bit-banged I2C buses. */
+void nv50_nvio_reset(NV50State *s);
+uint64_t nv50_nvio_read(NV50State *s, hwaddr addr, unsigned size);
+void nv50_nvio_write(NV50State *s, hwaddr addr, uint64_t val,
+                     unsigned size);
+
+#endif
