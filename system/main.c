@@ -6,6 +6,7 @@
  */
 #include "gemu/osdep.h"
 #include "gemu/log.h"
+#include "machines.h"
 
 #include <getopt.h>
 
@@ -17,6 +18,10 @@ static void usage(FILE *f)
         "  -M, --machine NAME     machine to emulate ('-M help' lists them)\n"
         "  -d, --log ITEMS        log items: %s\n"
         "  -D, --logfile FILE     write the log to FILE instead of stderr\n"
+        "  -scene FILE            sgx543: run a scene (docs/scene-format.md)\n"
+        "  -screendump OUT.png    write the last frame as a PNG at exit\n"
+        "  -display none|png[:PREFIX]\n"
+        "                         png: write every frame to PREFIX-NNNN.png\n"
         "  -V, --version          print the version and exit\n"
         "  -h, --help             this text\n",
         gemu_log_mask_help());
@@ -24,14 +29,17 @@ static void usage(FILE *f)
 
 /*
  * The machines gemu can build.  The G84 card (issue: nouveau probes and
- * initialises it) and the SGX543 register here when their device models
- * land; until then there is none, and gemu says so rather than pretending.
+ * initialises it) registers here when its device model lands.
  */
 static const struct {
     const char *name;
     const char *desc;
+    int (*run)(const MachineOptions *opts);
+    bool takes_args;            /* accepts "-- ARGS..." */
 } machines[] = {
-    { NULL, NULL },
+    { "sgx543", "PowerVR SGX543 (PS Vita GPU), runs -scene files",
+      sgx543_machine_run },
+    { NULL, NULL, NULL },
 };
 
 static void list_machines(void)
@@ -53,14 +61,29 @@ int main(int argc, char **argv)
         { "logfile", required_argument, NULL, 'D' },
         { "version", no_argument, NULL, 'V' },
         { "help", no_argument, NULL, 'h' },
+        { "scene", required_argument, NULL, 'S' },
+        { "screendump", required_argument, NULL, 'P' },
+        { "display", required_argument, NULL, 'I' },
         { NULL, 0, NULL, 0 },
     };
+    MachineOptions opts = { 0 };
     const char *machine = NULL;
     FILE *logf = NULL;
     int c;
 
-    while ((c = getopt_long(argc, argv, "M:d:D:Vh", longopts, NULL)) != -1) {
+    /* _only: QEMU-style "-scene FILE" as well as "--scene FILE" */
+    while ((c = getopt_long_only(argc, argv, "M:d:D:Vh", longopts,
+                                 NULL)) != -1) {
         switch (c) {
+        case 'S':
+            opts.scene = optarg;
+            break;
+        case 'P':
+            opts.screendump = optarg;
+            break;
+        case 'I':
+            opts.display = optarg;
+            break;
         case 'M':
             machine = optarg;
             break;
@@ -92,18 +115,25 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    if (optind < argc) {
-        gemu_error("unexpected argument '%s' (see --help)", argv[optind]);
-        return 1;
-    }
+    opts.argc = argc - optind;
+    opts.argv = argv + optind;
     if (!machine || !strcmp(machine, "help")) {
+        if (optind < argc) {
+            gemu_error("unexpected argument '%s' (see --help)",
+                       argv[optind]);
+            return 1;
+        }
         list_machines();
         return machine ? 0 : 1;
     }
     for (size_t i = 0; machines[i].name; i++) {
         if (!strcmp(machine, machines[i].name)) {
-            gemu_error("machine '%s' cannot be started yet", machine);
-            return 1;
+            if (optind < argc && !machines[i].takes_args) {
+                gemu_error("unexpected argument '%s' (see --help)",
+                           argv[optind]);
+                return 1;
+            }
+            return machines[i].run(&opts);
         }
     }
     gemu_error("unknown machine '%s' ('-M help' lists them)", machine);

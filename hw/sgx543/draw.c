@@ -1,0 +1,882 @@
+/*
+ * SGX543 software pipeline (sgx543.md §3.7(d)): secondary programs,
+ * vertex fetch and the vertex program, clipping, viewport and culling,
+ * rasterisation in 2x2 quads with perspective-correct varyings and
+ * non-dependent texture reads, the fragment program, depth/stencil,
+ * blending and the store to the colour surface.  Also CLEAR and the
+ * texture sampler the USSE SMP instruction calls back into.
+ *
+ * A shader trap or a memory fault sets the error registers and ends the
+ * draw; what was already stored stays (UNVERIFIED: hardware would render
+ * the tile list or nothing).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "gemu/osdep.h"
+#include "gemu/log.h"
+#include "priv.h"
+
+#include <math.h>
+
+#define MAX_INDICES     (1u << 20)
+#define MAX_INSTANCES   1024
+#define QUAD_BATCH      64
+#define VERTEX_BATCH    256
+#define MAX_VERTEX_FLOATS (1u << 24)    /* outputs kept for one draw */
+#define MAX_CLIP_VERTS  16
+#define MAX_VARYINGS    (USSE_MAX_REGS - 4)
+
+typedef struct ClipVert {
+    float pos[4];
+    float var[MAX_VARYINGS];
+} ClipVert;
+
+typedef struct DrawCtx {
+    Sgx543State *s;
+    SgxProgram *vp, *fp;
+    uint32_t vsa[USSE_MAX_REGS], fsa[USSE_MAX_REGS];
+    unsigned nvar;                  /* varyings per vertex (vout - 4) */
+    bool late_z;
+    bool abort;
+    uint8_t *color;                 /* mapped colour surface */
+    uint8_t *depth;                 /* mapped depth surface or NULL */
+    unsigned bpp;
+
+    /* the triangle being rasterised */
+    SgxScreenVert sv[3];
+    const ClipVert *cv[3];
+
+    /* the batch of quads waiting for the fragment program */
+    unsigned nquads;
+    SgxQuad quads[QUAD_BATCH];
+    float qz[QUAD_BATCH][4];
+    uint32_t pa[QUAD_BATCH * 4 * USSE_MAX_REGS];
+    unsigned pa_words;
+    bool helper[QUAD_BATCH * 4];
+} DrawCtx;
+
+static float f32(uint32_t v)
+{
+    float f;
+
+    memcpy(&f, &v, 4);
+    return f;
+}
+
+static uint32_t bits(float f)
+{
+    uint32_t v;
+
+    memcpy(&v, &f, 4);
+    return v;
+}
+
+/* ---- textures ---- */
+
+static void tex_fetch(const uint8_t *base, SgxTexFormat fmt, unsigned stride,
+                      int x, int y, float out[4])
+{
+    sgx_tex_texel(fmt, base + ((size_t)y * stride + x) * sgx_tex_bpp(fmt),
+                  out);
+}
+
+void sgx_sample_texture(Sgx543State *s, const uint32_t w[4],
+                        const float coord[2], float out[4])
+{
+    SgxTexFormat fmt = SGX_TEX_FORMAT(w[0]);
+    SgxTexAddr au = SGX_TEX_ADDR_U(w[0]), av = SGX_TEX_ADDR_V(w[0]);
+    int tw = w[1] & 0xffff, th = w[1] >> 16;
+    unsigned stride = w[3] ? w[3] : (unsigned)tw;
+    const uint8_t *base;
+    float u, v;
+
+    memset(out, 0, 4 * sizeof(float));
+    if (fmt >= SGX_TEX_NUM || !tw || !th || stride < (unsigned)tw
+        || au > SGX_TEX_CLAMP || av > SGX_TEX_CLAMP) {
+        gemu_log_mask(LOG_GUEST_ERROR,
+                      "sgx543: sample from a bad texture 0x%08x 0x%08x\n",
+                      w[0], w[1]);
+        return;
+    }
+    base = sgx_dma_map(s, w[2], ((uint64_t)stride * (th - 1) + tw)
+                                * sgx_tex_bpp(fmt), false);
+    if (!base) {
+        return;
+    }
+    u = isfinite(coord[0]) ? coord[0] * tw : 0.0f;
+    v = isfinite(coord[1]) ? coord[1] * th : 0.0f;
+    u = fminf(fmaxf(u, -1e7f), 1e7f);
+    v = fminf(fmaxf(v, -1e7f), 1e7f);
+    if (!SGX_TEX_LINEAR(w[0])) {
+        int x = sgx_tex_wrap(au, (int)floorf(u), tw);
+        int y = sgx_tex_wrap(av, (int)floorf(v), th);
+        tex_fetch(base, fmt, stride, x, y, out);
+        return;
+    } else {
+        float fu = u - 0.5f, fv = v - 0.5f;
+        int x0 = (int)floorf(fu), y0 = (int)floorf(fv);
+        float ax = fu - x0, ay = fv - y0;
+        float t[4][4];
+
+        for (int i = 0; i < 4; i++) {
+            int x = sgx_tex_wrap(au, x0 + (i & 1), tw);
+            int y = sgx_tex_wrap(av, y0 + (i >> 1), th);
+            tex_fetch(base, fmt, stride, x, y, t[i]);
+        }
+        for (int c = 0; c < 4; c++) {
+            float top = t[0][c] + (t[1][c] - t[0][c]) * ax;
+            float bot = t[2][c] + (t[3][c] - t[2][c]) * ax;
+            out[c] = top + (bot - top) * ay;
+        }
+    }
+}
+
+/* The USSE SMP callback: the texture words come from the program. */
+static void usse_sample(void *opaque, const UsseSample *req, float out[4])
+{
+    DrawCtx *c = opaque;
+
+    if (req->dim != 2) {
+        gemu_log_once(LOG_UNIMP, "sgx543-smp", req->dim,
+                      "sgx543: %uD texture sampling\n", req->dim);
+    }
+    sgx_sample_texture(c->s, req->state, req->coord, out);
+}
+
+/* LD/ST from shaders reach device memory through the MMU. */
+static bool usse_mem(void *opaque, bool write, uint32_t addr, void *buf,
+                     unsigned size)
+{
+    DrawCtx *c = opaque;
+
+    return write ? sgx_dma_write(c->s, addr, buf, size)
+                 : sgx_dma_read(c->s, addr, buf, size);
+}
+
+/* ---- shader runs ---- */
+
+/* Run @prog; false (error raised) on a trap.  The caller frees *runp. */
+static bool run_program(DrawCtx *c, UsseStage stage, const UsseProgram *prog,
+                        uint32_t *sa, const UsseLaunch *launch,
+                        UsseRun **runp)
+{
+    UsseEnv env = {
+        .stage = stage,
+        .sa = sa,
+        .sa_count = USSE_MAX_REGS,
+        .sample = usse_sample,
+        .mem = usse_mem,
+        .opaque = c,
+        .insn_budget = (uint64_t)SGX_SHADER_BUDGET
+                       * (launch->secondary ? 1 : launch->instances),
+    };
+    g_autofree char *err = NULL;
+    const UsseResult *r;
+    UsseRun *run = usse_run_new(&env, prog, launch, &err);
+
+    *runp = run;
+    if (!run) {
+        sgx_raise_error(c->s, SGX_ERR_SHADER_TRAP, "shader launch: %s", err);
+        return false;
+    }
+    if (usse_run_exec(run) == USSE_RUN_DONE) {
+        return true;
+    }
+    r = usse_run_result(run);
+    c->s->err_pc = r->pc;
+    sgx_raise_error(c->s, SGX_ERR_SHADER_TRAP,
+                    "%s program trap %s at pc 0x%x (instance %u): %s",
+                    stage == USSE_STAGE_VERTEX ? "vertex" : "fragment",
+                    usse_error_name(r->error), r->pc, r->instance, r->msg);
+    return false;
+}
+
+/* Build a stage's SA bank and run its secondary program. */
+static bool setup_sa(DrawCtx *c, unsigned stage, uint32_t *sa)
+{
+    Sgx543State *s = c->s;
+    SgxProgram *p = &s->prog[stage];
+
+    memset(sa, 0, USSE_MAX_REGS * 4);
+    for (unsigned i = 0; i < SGX_NUM_UB; i++) {
+        SgxUniformBuf *ub = &s->ub[stage][i];
+        int reg;
+
+        if (!ub->valid) {
+            continue;
+        }
+        reg = ub->sa_reg != ~0u ? (int)ub->sa_reg
+              : i == 14 ? p->default_ub_sa : -1;
+        if (reg < 0) {
+            gemu_log_once(LOG_UNIMP, "sgx543-ub", i,
+                          "sgx543: uniform buffer %u has no SA slot\n", i);
+            continue;
+        }
+        if (i == 14) {
+            /* the default buffer is copied into SA */
+            uint32_t n = MIN(ub->size / 4, USSE_MAX_REGS - (uint32_t)reg);
+            if (!sgx_dma_read(s, ub->base, sa + reg, n * 4)) {
+                return false;
+            }
+            for (uint32_t k = 0; k < n; k++) {
+                sa[reg + k] = GUINT32_FROM_LE(sa[reg + k]);
+            }
+        } else {
+            sa[reg] = ub->base;
+        }
+    }
+    for (unsigned i = 0; i < SGX_NUM_TEX; i++) {
+        SgxTexUnit *t = &s->tex[stage][i];
+        if (t->valid && t->sa_reg != ~0u) {
+            memcpy(sa + t->sa_reg, t->w, sizeof(t->w));
+        }
+    }
+    if (p->secondary) {
+        UsseLaunch l = { .instances = 1, .secondary = true };
+        UsseRun *run;
+        bool ok = run_program(c, stage == SGX_STAGE_VERTEX
+                              ? USSE_STAGE_VERTEX : USSE_STAGE_FRAGMENT,
+                              p->secondary, sa, &l, &run);
+        usse_run_free(run);
+        return ok;
+    }
+    return true;
+}
+
+/* ---- vertex fetch ---- */
+
+static unsigned attr_size(unsigned fmt)
+{
+    static const uint8_t size[SGX_ATTR_NUM] = {
+        1, 1, 2, 2, 1, 1, 2, 2, 2, 4, 4,
+    };
+    return size[fmt];
+}
+
+static uint32_t attr_convert(unsigned fmt, const uint8_t *p)
+{
+    uint16_t u16 = p[0] | p[1] << 8;
+    uint32_t u32 = u16 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+
+    switch (fmt) {
+    case SGX_ATTR_U8:
+        return bits(p[0]);
+    case SGX_ATTR_S8:
+        return bits((int8_t)p[0]);
+    case SGX_ATTR_U16:
+        return bits(u16);
+    case SGX_ATTR_S16:
+        return bits((int16_t)u16);
+    case SGX_ATTR_U8N:
+        return bits(p[0] / 255.0f);
+    case SGX_ATTR_S8N:
+        return bits(fmaxf((int8_t)p[0] / 127.0f, -1.0f));
+    case SGX_ATTR_U16N:
+        return bits(u16 / 65535.0f);
+    case SGX_ATTR_S16N:
+        return bits(fmaxf((int16_t)u16 / 32767.0f, -1.0f));
+    case SGX_ATTR_F16:
+        return bits(usse_f16_to_f32(u16));
+    default:                /* F32 and UNTYPED: the dword as it is */
+        return u32;
+    }
+}
+
+static bool fetch_vertex(DrawCtx *c, uint32_t index, uint32_t instance,
+                         uint32_t *pa)
+{
+    Sgx543State *s = c->s;
+
+    for (unsigned i = 0; i < s->nattribs; i++) {
+        const SgxAttrib *a = &s->attribs[i];
+        const SgxStream *st = &s->streams[a->stream];
+        unsigned sz = attr_size(a->format);
+        uint8_t buf[16];
+        uint32_t elem, addr;
+
+        if (a->stream >= s->nstreams) {
+            sgx_raise_error(s, SGX_ERR_BAD_VALUE,
+                            "attribute %u reads unset stream %u", i,
+                            a->stream);
+            return false;
+        }
+        elem = st->index_source ? instance : index;
+        addr = st->base + elem * st->stride + a->offset;
+        if (!sgx_dma_read(s, addr, buf, sz * a->comps)) {
+            return false;
+        }
+        for (unsigned k = 0; k < a->comps; k++) {
+            pa[a->reg + k] = attr_convert(a->format, buf + k * sz);
+        }
+    }
+    return true;
+}
+
+/* ---- depth / stencil ---- */
+
+/* Test and update one pixel; true if the fragment survives. */
+static bool depth_stencil(DrawCtx *c, int x, int y, float z)
+{
+    Sgx543State *s = c->s;
+    const SgxRaster *r = &s->raster;
+    uint8_t *p;
+    uint32_t v;
+
+    if (!c->depth) {
+        return true;
+    }
+    p = c->depth + ((size_t)y * s->depth_stride + x) * 4;
+    memcpy(&v, p, 4);
+    v = GUINT32_FROM_LE(v);
+    if (s->depth_format == SGX_DEPTH_F32) {
+        if (!sgx_compare_f(r->depth_func, z, f32(v))) {
+            return false;
+        }
+        if (r->depth_write) {
+            v = GUINT32_TO_LE(bits(z));
+            memcpy(p, &v, 4);
+        }
+        return true;
+    } else {
+        uint8_t st = v >> 24, m = r->stencil_cmp_mask;
+        uint32_t zd = v & 0xffffff;
+        uint32_t zi = !(z > 0.0f) ? 0 : z >= 1.0f ? 0xffffff
+                      : (uint32_t)lrint((double)z * 0xffffff);
+        bool pass = true;
+        SgxStencilOp op;
+
+        if (!sgx_compare(r->stencil_func, r->stencil_ref & m, st & m)) {
+            op = r->stencil_fail;
+            pass = false;
+        } else if (!sgx_compare(r->depth_func, zi, zd)) {
+            op = r->depth_fail;
+            pass = false;
+        } else {
+            op = r->depth_pass;
+            if (r->depth_write) {
+                zd = zi;
+            }
+        }
+        st = (st & ~r->stencil_write_mask)
+             | (sgx_stencil_apply(op, st, r->stencil_ref)
+                & r->stencil_write_mask);
+        v = GUINT32_TO_LE((uint32_t)st << 24 | zd);
+        memcpy(p, &v, 4);
+        return pass;
+    }
+}
+
+/* ---- fragments ---- */
+
+static void store_input(uint32_t *pa, uint32_t d, const float *v)
+{
+    unsigned dst = SGX_FIN_DST(d), comps = SGX_FIN_COMPS(d);
+
+    for (unsigned k = 0; k < comps; k++) {
+        switch (SGX_FIN_FORMAT(d)) {
+        case SGX_REG_F32:
+            pa[dst + k] = bits(v[k]);
+            break;
+        case SGX_REG_F16:
+            if (!(k & 1)) {
+                pa[dst + k / 2] = 0;
+            }
+            pa[dst + k / 2] |= (uint32_t)usse_f32_to_f16(v[k])
+                               << (16 * (k & 1));
+            break;
+        default: {
+            float f = fminf(fmaxf(v[k], 0.0f), 1.0f);
+            if (k == 0) {
+                pa[dst] = 0;
+            }
+            pa[dst] |= (uint32_t)lrintf(f * 255.0f) << (8 * k);
+            break;
+        }
+        }
+    }
+}
+
+static void load_output(DrawCtx *c, UsseRun *run, unsigned inst,
+                        float rgba[4])
+{
+    const SgxProgram *fp = c->fp;
+    UsseBank bank = fp->flags & SGX_PROG_OUT_O ? USSE_BANK_OUTPUT
+                                                : USSE_BANK_PA;
+    unsigned r = fp->out_reg;
+
+    for (unsigned k = 0; k < 4; k++) {
+        switch (fp->out_fmt) {
+        case SGX_REG_F32:
+            rgba[k] = f32(usse_run_reg(run, inst, bank, r + k));
+            break;
+        case SGX_REG_F16:
+            rgba[k] = usse_f16_to_f32(usse_run_reg(run, inst, bank,
+                                                   r + k / 2)
+                                      >> (16 * (k & 1)));
+            break;
+        default:
+            rgba[k] = ((usse_run_reg(run, inst, bank, r) >> (8 * k))
+                       & 0xff) / 255.0f;
+            break;
+        }
+    }
+}
+
+static void flush_quads(DrawCtx *c)
+{
+    Sgx543State *s = c->s;
+    UsseLaunch l = {
+        .instances = c->nquads * 4,
+        .pa = c->pa,
+        .pa_words = c->pa_words,
+        .helper = c->helper,
+    };
+    bool unorm = s->color_format == SGX_COLOR_U8U8U8U8_ABGR
+                 || s->color_format == SGX_COLOR_U5U6U5_BGR;
+    UsseRun *run;
+
+    if (!c->nquads || c->abort) {
+        c->nquads = 0;
+        return;
+    }
+    if (!run_program(c, USSE_STAGE_FRAGMENT, c->fp->primary, c->fsa, &l,
+                     &run)) {
+        usse_run_free(run);
+        c->abort = true;
+        c->nquads = 0;
+        return;
+    }
+    for (unsigned q = 0; q < c->nquads; q++) {
+        const SgxQuad *qd = &c->quads[q];
+
+        for (unsigned i = 0; i < 4; i++) {
+            unsigned inst = q * 4 + i;
+            int x = qd->x + (i & 1), y = qd->y + (i >> 1);
+            float src[4], dst[4], out[4], z = c->qz[q][i];
+            uint8_t *p;
+
+            if (!(qd->mask & (1u << i)) || usse_run_killed(run, inst)) {
+                continue;
+            }
+            if (c->late_z) {
+                usse_run_depth(run, inst, &z);
+                if (!depth_stencil(c, x, y, z)) {
+                    continue;
+                }
+            }
+            load_output(c, run, inst, src);
+            if (unorm) {
+                for (int k = 0; k < 4; k++) {
+                    src[k] = fminf(fmaxf(src[k], 0.0f), 1.0f);
+                }
+            }
+            p = c->color + ((size_t)y * s->color_stride + x) * c->bpp;
+            sgx_color_load(s->color_format, p, dst);
+            sgx_blend(&s->blend, src, dst, out);
+            sgx_color_store(s->color_format, p, out);
+        }
+    }
+    usse_run_free(run);
+    c->nquads = 0;
+}
+
+static void interp(const DrawCtx *c, const float bary[3], unsigned reg,
+                   unsigned comps, float *out)
+{
+    float w[3], sum = 0.0f;
+
+    for (int j = 0; j < 3; j++) {
+        w[j] = bary[j] * c->sv[j].inv_w;
+        sum += w[j];
+    }
+    for (unsigned k = 0; k < comps; k++) {
+        float v = 0.0f;
+        for (int j = 0; j < 3; j++) {
+            v += w[j] * c->cv[j]->var[reg - 4 + k];
+        }
+        out[k] = sum != 0.0f ? v / sum : 0.0f;
+    }
+}
+
+static void raster_quad(void *opaque, const SgxQuad *q)
+{
+    DrawCtx *c = opaque;
+    Sgx543State *s = c->s;
+    unsigned slot, mask = q->mask;
+    float z[4];
+
+    if (c->abort) {
+        return;
+    }
+    for (unsigned i = 0; i < 4; i++) {
+        z[i] = q->bary[i][0] * c->sv[0].z + q->bary[i][1] * c->sv[1].z
+               + q->bary[i][2] * c->sv[2].z;
+        if (!c->late_z && (mask & (1u << i))
+            && !depth_stencil(c, q->x + (i & 1), q->y + (i >> 1), z[i])) {
+            mask &= ~(1u << i);
+        }
+    }
+    if (!mask) {
+        return;
+    }
+    slot = c->nquads++;
+    c->quads[slot] = *q;
+    c->quads[slot].mask = mask;
+    memcpy(c->qz[slot], z, sizeof(z));
+    for (unsigned i = 0; i < 4; i++) {
+        uint32_t *pa = c->pa + (slot * 4 + i) * c->pa_words;
+
+        c->helper[slot * 4 + i] = !(mask & (1u << i));
+        memset(pa, 0, c->pa_words * 4);
+        for (unsigned k = 0; k < c->fp->ninputs; k++) {
+            uint32_t d = c->fp->inputs[k];
+            float v[4] = { 0, 0, 0, 0 };
+
+            if (SGX_FIN_KIND(d) == 1) {
+                const SgxTexUnit *t = &s->tex[SGX_STAGE_FRAGMENT]
+                                             [SGX_FIN_UNIT(d)];
+                float uv[2];
+                interp(c, q->bary[i], SGX_FIN_SRC(d), 2, uv);
+                if (t->valid) {
+                    sgx_sample_texture(s, t->w, uv, v);
+                } else {
+                    gemu_log_once(LOG_GUEST_ERROR, "sgx543-tex",
+                                  SGX_FIN_UNIT(d),
+                                  "sgx543: read of unset texture unit %u\n",
+                                  SGX_FIN_UNIT(d));
+                }
+            } else {
+                interp(c, q->bary[i], SGX_FIN_SRC(d), SGX_FIN_COMPS(d), v);
+            }
+            store_input(pa, d, v);
+        }
+    }
+    if (c->nquads == QUAD_BATCH) {
+        flush_quads(c);
+    }
+}
+
+/* ---- triangles ---- */
+
+/* Distance to the clip planes: w > 0 and a guard band around x and y. */
+static float plane_dist(const ClipVert *v, int plane, float guard)
+{
+    switch (plane) {
+    case 0:
+        return v->pos[3] - 1e-6f;
+    case 1:
+        return guard * v->pos[3] - v->pos[0];
+    case 2:
+        return guard * v->pos[3] + v->pos[0];
+    case 3:
+        return guard * v->pos[3] - v->pos[1];
+    default:
+        return guard * v->pos[3] + v->pos[1];
+    }
+}
+
+static unsigned clip_polygon(ClipVert *poly, unsigned n, unsigned nvar,
+                             float guard)
+{
+    ClipVert tmp[MAX_CLIP_VERTS];
+
+    for (int plane = 0; plane < 5 && n; plane++) {
+        unsigned m = 0;
+
+        for (unsigned i = 0; i < n; i++) {
+            const ClipVert *a = &poly[i], *b = &poly[(i + 1) % n];
+            float da = plane_dist(a, plane, guard);
+            float db = plane_dist(b, plane, guard);
+
+            if (da >= 0 && m < MAX_CLIP_VERTS) {
+                tmp[m++] = *a;
+            }
+            if ((da >= 0) != (db >= 0) && m < MAX_CLIP_VERTS) {
+                float t = da / (da - db);
+                ClipVert *o = &tmp[m++];
+                for (int k = 0; k < 4; k++) {
+                    o->pos[k] = a->pos[k] + (b->pos[k] - a->pos[k]) * t;
+                }
+                for (unsigned k = 0; k < nvar; k++) {
+                    o->var[k] = a->var[k] + (b->var[k] - a->var[k]) * t;
+                }
+            }
+        }
+        memcpy(poly, tmp, sizeof(ClipVert) * m);
+        n = m;
+    }
+    return n;
+}
+
+static void to_screen(const DrawCtx *c, const ClipVert *v, SgxScreenVert *o)
+{
+    const SgxViewport *vp = &c->s->viewport;
+    float iw = 1.0f / v->pos[3];
+
+    o->inv_w = iw;
+    if (vp->enable) {
+        o->x = v->pos[0] * iw * vp->xs + vp->xo;
+        o->y = v->pos[1] * iw * vp->ys + vp->yo;
+        o->z = v->pos[2] * iw * vp->zs + vp->zo;
+    } else {
+        /* UNVERIFIED: disabled = x/w, y/w, z/w are window coordinates */
+        o->x = v->pos[0] * iw;
+        o->y = v->pos[1] * iw;
+        o->z = v->pos[2] * iw;
+    }
+}
+
+/* @v[0..2]: the vertices' outputs, o0..o3 then the varyings */
+static void draw_triangle(DrawCtx *c, const float *v0, const float *v1,
+                          const float *v2)
+{
+    Sgx543State *s = c->s;
+    ClipVert poly[MAX_CLIP_VERTS];
+    const float *v[3] = { v0, v1, v2 };
+    unsigned n;
+    float guard = s->viewport.enable ? 64.0f : 262144.0f;
+
+    for (int i = 0; i < 3; i++) {
+        memcpy(poly[i].pos, v[i], 4 * sizeof(float));
+        memcpy(poly[i].var, v[i] + 4, c->nvar * sizeof(float));
+    }
+    n = clip_polygon(poly, 3, c->nvar, guard);
+    for (unsigned i = 1; i + 1 < n && !c->abort; i++) {
+        float area;
+
+        c->cv[0] = &poly[0];
+        c->cv[1] = &poly[i];
+        c->cv[2] = &poly[i + 1];
+        for (int j = 0; j < 3; j++) {
+            to_screen(c, c->cv[j], &c->sv[j]);
+        }
+        area = sgx_triangle_area(c->sv);
+        if ((s->raster.cull == SGX_CULL_CW && area > 0)
+            || (s->raster.cull == SGX_CULL_CCW && area < 0)) {
+            continue;
+        }
+        sgx_raster_triangle(c->sv, 0, 0, s->width, s->height, raster_quad,
+                            c);
+        flush_quads(c);
+    }
+}
+
+void sgx_draw(Sgx543State *s, unsigned prim, unsigned index_format,
+              uint32_t index_va, uint32_t count, uint32_t instances)
+{
+    g_autofree DrawCtx *c = g_new0(DrawCtx, 1);
+    g_autofree uint32_t *idx = NULL;
+    g_autofree uint32_t *vpa = NULL;
+    g_autofree float *vout = NULL;
+    unsigned vpa_words = 1;
+    size_t vstride;
+
+    c->s = s;
+    c->vp = &s->prog[SGX_STAGE_VERTEX];
+    c->fp = &s->prog[SGX_STAGE_FRAGMENT];
+    if (!c->vp->valid || !c->fp->valid) {
+        sgx_raise_error(s, SGX_ERR_NO_PROGRAM, "DRAW without %s program",
+                        c->vp->valid ? "a fragment" : "a vertex");
+        return;
+    }
+    if (prim != SGX_PRIM_TRIANGLES && prim != SGX_PRIM_TRIANGLE_STRIP
+        && prim != SGX_PRIM_TRIANGLE_FAN) {
+        gemu_log_once(LOG_UNIMP, "sgx543-prim", prim,
+                      "sgx543: primitive type %u not drawn\n", prim);
+        return;
+    }
+    if (count > MAX_INDICES || instances > MAX_INSTANCES
+        || (uint64_t)count * instances > MAX_INDICES) {
+        sgx_raise_error(s, SGX_ERR_BAD_VALUE, "DRAW of %u indices x %u",
+                        count, instances);
+        return;
+    }
+    if (count < 3 || !instances) {
+        return;
+    }
+    for (unsigned k = 0; k < c->fp->ninputs; k++) {
+        if (SGX_FIN_SRC(c->fp->inputs[k])
+            + (SGX_FIN_KIND(c->fp->inputs[k]) ? 2
+               : SGX_FIN_COMPS(c->fp->inputs[k])) > c->vp->vout) {
+            sgx_raise_error(s, SGX_ERR_BAD_VALUE,
+                            "fragment input reads o%u, beyond the vertex "
+                            "program's %u outputs",
+                            SGX_FIN_SRC(c->fp->inputs[k]), c->vp->vout);
+            return;
+        }
+    }
+
+    /* surfaces */
+    c->bpp = sgx_color_bpp(s->color_format);
+    c->color = sgx_dma_map(s, s->color_base,
+                           ((uint64_t)s->color_stride * (s->height - 1)
+                            + s->width) * c->bpp, true);
+    if (!c->color) {
+        return;
+    }
+    if (s->depth_format != SGX_DEPTH_NONE) {
+        c->depth = sgx_dma_map(s, s->depth_base,
+                               ((uint64_t)s->depth_stride * (s->height - 1)
+                                + s->width) * 4, true);
+        if (!c->depth) {
+            return;
+        }
+    }
+    c->late_z = c->fp->flags & SGX_PROG_DISCARD;
+    c->nvar = c->vp->vout - 4;
+    vstride = c->vp->vout;
+    if ((uint64_t)count * vstride > MAX_VERTEX_FLOATS) {
+        sgx_raise_error(s, SGX_ERR_BAD_VALUE,
+                        "DRAW of %u indices x %u outputs is too large",
+                        count, c->vp->vout);
+        return;
+    }
+    c->pa_words = 1;
+    for (unsigned k = 0; k < c->fp->ninputs; k++) {
+        c->pa_words = MAX(c->pa_words, SGX_FIN_DST(c->fp->inputs[k]) + 4);
+    }
+    c->pa_words = MIN(c->pa_words, USSE_MAX_REGS);
+
+    /* indices */
+    idx = g_new(uint32_t, count);
+    if (index_format == 0) {
+        g_autofree uint16_t *i16 = g_new(uint16_t, count);
+        if (!sgx_dma_read(s, index_va, i16, count * 2)) {
+            return;
+        }
+        for (uint32_t i = 0; i < count; i++) {
+            idx[i] = GUINT16_FROM_LE(i16[i]);
+        }
+    } else {
+        if (!sgx_dma_read(s, index_va, idx, count * 4)) {
+            return;
+        }
+        for (uint32_t i = 0; i < count; i++) {
+            idx[i] = GUINT32_FROM_LE(idx[i]);
+        }
+    }
+
+    if (!setup_sa(c, SGX_STAGE_VERTEX, c->vsa)
+        || !setup_sa(c, SGX_STAGE_FRAGMENT, c->fsa)) {
+        return;
+    }
+    for (unsigned i = 0; i < s->nattribs; i++) {
+        vpa_words = MAX(vpa_words,
+                        (unsigned)s->attribs[i].reg + s->attribs[i].comps);
+    }
+    vpa = g_new(uint32_t, (size_t)VERTEX_BATCH * vpa_words);
+    vout = g_new(float, (size_t)count * vstride);
+
+    for (uint32_t inst = 0; inst < instances; inst++) {
+        unsigned ntri;
+
+        /* the vertex program, one instance per index, in batches */
+        for (uint32_t first = 0; first < count; first += VERTEX_BATCH) {
+            uint32_t n = MIN(VERTEX_BATCH, count - first);
+            UsseLaunch l = {
+                .instances = n, .pa = vpa, .pa_words = vpa_words,
+            };
+            UsseRun *run;
+
+            memset(vpa, 0, (size_t)n * vpa_words * 4);
+            for (uint32_t i = 0; i < n; i++) {
+                if (!fetch_vertex(c, idx[first + i], inst,
+                                  vpa + (size_t)i * vpa_words)) {
+                    return;
+                }
+            }
+            if (!run_program(c, USSE_STAGE_VERTEX, c->vp->primary, c->vsa,
+                             &l, &run)) {
+                usse_run_free(run);
+                return;
+            }
+            for (uint32_t i = 0; i < n; i++) {
+                float *v = vout + (size_t)(first + i) * vstride;
+                for (unsigned k = 0; k < vstride; k++) {
+                    v[k] = f32(usse_run_reg(run, i, USSE_BANK_OUTPUT, k));
+                }
+            }
+            usse_run_free(run);
+        }
+
+        /* primitive assembly */
+        ntri = prim == SGX_PRIM_TRIANGLES ? count / 3 : count - 2;
+        for (unsigned t = 0; t < ntri && !c->abort; t++) {
+            unsigned a, b, d;
+            if (prim == SGX_PRIM_TRIANGLES) {
+                a = 3 * t, b = 3 * t + 1, d = 3 * t + 2;
+            } else if (prim == SGX_PRIM_TRIANGLE_STRIP) {
+                /* odd triangles swap to keep the winding */
+                a = t + (t & 1), b = t + 1 - (t & 1), d = t + 2;
+            } else {
+                a = 0, b = t + 1, d = t + 2;
+            }
+            draw_triangle(c, vout + (size_t)a * vstride,
+                          vout + (size_t)b * vstride,
+                          vout + (size_t)d * vstride);
+        }
+        if (c->abort) {
+            return;
+        }
+    }
+    s->draws++;
+    sgx_raise_event(s, SGX_EVENT_TA_FINISHED);
+}
+
+void sgx_clear(Sgx543State *s, const float color[4], float depth,
+               uint8_t stencil, unsigned flags, int x, int y, int w, int h)
+{
+    if (!w || !h) {
+        return;
+    }
+    if (flags & SGX_CLEAR_COLOR) {
+        unsigned bpp = sgx_color_bpp(s->color_format);
+        uint8_t px[16];
+        uint8_t *p = sgx_dma_map(s, s->color_base,
+                                 ((uint64_t)s->color_stride * (s->height - 1)
+                                  + s->width) * bpp, true);
+        if (!p) {
+            return;
+        }
+        sgx_color_store(s->color_format, px, color);
+        for (int j = y; j < y + h; j++) {
+            for (int i = x; i < x + w; i++) {
+                memcpy(p + ((size_t)j * s->color_stride + i) * bpp, px, bpp);
+            }
+        }
+    }
+    if ((flags & (SGX_CLEAR_DEPTH | SGX_CLEAR_STENCIL))
+        && s->depth_format != SGX_DEPTH_NONE) {
+        uint8_t *p = sgx_dma_map(s, s->depth_base,
+                                 ((uint64_t)s->depth_stride * (s->height - 1)
+                                  + s->width) * 4, true);
+        if (!p) {
+            return;
+        }
+        for (int j = y; j < y + h; j++) {
+            for (int i = x; i < x + w; i++) {
+                uint8_t *q = p + ((size_t)j * s->depth_stride + i) * 4;
+                uint32_t v;
+
+                memcpy(&v, q, 4);
+                v = GUINT32_FROM_LE(v);
+                if (s->depth_format == SGX_DEPTH_F32) {
+                    if (flags & SGX_CLEAR_DEPTH) {
+                        v = bits(depth);
+                    }
+                } else {
+                    if (flags & SGX_CLEAR_DEPTH) {
+                        float d = fminf(fmaxf(depth, 0.0f), 1.0f);
+                        v = (v & 0xff000000u)
+                            | (uint32_t)lrint((double)d * 0xffffff);
+                    }
+                    if (flags & SGX_CLEAR_STENCIL) {
+                        v = (v & 0xffffff) | (uint32_t)stencil << 24;
+                    }
+                }
+                v = GUINT32_TO_LE(v);
+                memcpy(q, &v, 4);
+            }
+        }
+    }
+}

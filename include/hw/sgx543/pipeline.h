@@ -1,0 +1,75 @@
+/*
+ * The fixed-function parts of the SGX543 software pipeline, as pure
+ * functions so that unit tests reach them: triangle coverage (2x2 quads,
+ * top-left rule), depth/stencil compare and ops, blending, texture
+ * sampling and the conversions between surface formats and floats.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef HW_SGX543_PIPELINE_H
+#define HW_SGX543_PIPELINE_H
+
+#include "gemu/osdep.h"
+#include "hw/sgx543/packets.h"
+
+/* Sub-pixel precision of the rasteriser: 1/16 pixel. */
+#define SGX_SUBPIXEL_BITS   4
+
+/* A screen-space vertex: pixels (y down), depth, 1/w. */
+typedef struct SgxScreenVert {
+    float x, y, z, inv_w;
+} SgxScreenVert;
+
+/*
+ * One 2x2 quad touched by a triangle: its upper-left pixel (x, y), the
+ * coverage mask (bit i = instance i: UL, UR, LL, LR) and, per instance,
+ * the screen-space barycentric weights of vertices 0, 1, 2 at the pixel
+ * centre (extrapolated outside the triangle).
+ */
+typedef struct SgxQuad {
+    int x, y;
+    unsigned mask;
+    float bary[4][3];
+} SgxQuad;
+
+typedef void (*SgxQuadFn)(void *opaque, const SgxQuad *q);
+
+/*
+ * Rasterise a triangle into quads inside the scissor [x0, x1) x [y0, y1)
+ * (pixel centres at +0.5; top-left fill rule; either winding).  Quads
+ * with no covered pixel are not reported.  Returns the number of covered
+ * pixels.
+ */
+uint64_t sgx_raster_triangle(const SgxScreenVert v[3], int x0, int y0,
+                             int x1, int y1, SgxQuadFn fn, void *opaque);
+
+/* Signed area * 2 in screen space; > 0 = clockwise on screen (y down). */
+float sgx_triangle_area(const SgxScreenVert v[3]);
+
+bool sgx_compare(SgxCompare f, uint32_t value, uint32_t ref);
+bool sgx_compare_f(SgxCompare f, float value, float ref);
+uint8_t sgx_stencil_apply(SgxStencilOp op, uint8_t value, uint8_t ref);
+
+typedef struct SgxBlendState {
+    bool enable;
+    SgxBlendFunc color_func, alpha_func;
+    SgxBlendFactor color_src, color_dst, alpha_src, alpha_dst;
+    unsigned mask;          /* bit 0 R, 1 G, 2 B, 3 A */
+} SgxBlendState;
+
+/* out = blend(src, dst), then the colour mask keeps dst's channels. */
+void sgx_blend(const SgxBlendState *b, const float src[4],
+               const float dst[4], float out[4]);
+
+/* Colour surface pixels <-> floats (RGBA); bytes per pixel. */
+unsigned sgx_color_bpp(SgxColorFormat f);
+void sgx_color_load(SgxColorFormat f, const uint8_t *p, float rgba[4]);
+void sgx_color_store(SgxColorFormat f, uint8_t *p, const float rgba[4]);
+
+/* Texel fetch from a texture's bytes (@fmt), as RGBA floats. */
+unsigned sgx_tex_bpp(SgxTexFormat f);
+void sgx_tex_texel(SgxTexFormat f, const uint8_t *p, float rgba[4]);
+/* Wrap texel coordinate @i into [0, n) per the addressing mode. */
+int sgx_tex_wrap(SgxTexAddr mode, int i, int n);
+
+#endif

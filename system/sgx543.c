@@ -1,0 +1,271 @@
+/*
+ * The sgx543 machine: an SGX543 with device memory, driven by a scene
+ * file (docs/scene-format.md) the way a guest driver would drive it:
+ * blobs into memory, register writes, then one kernel-CCB slot per
+ * command buffer and an EVENT_KICK.  Frames go to ui/.  Without -scene
+ * it runs the built-in scene: a textured, vertex-coloured mesh drawn by
+ * gemu's own USSE programs (assembled at start-up by usse_assemble).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "gemu/osdep.h"
+#include "gemu/log.h"
+#include "block/sgx-scene.h"
+#include "hw/sgx543/sgx543.h"
+#include "ui/console.h"
+#include "machines.h"
+
+#include <math.h>
+
+/* The CCB (256 x 32 bytes) and its offsets live in the top 12 KiB. */
+#define CCB_AREA    0x3000
+
+/* ---- the built-in scene ---- */
+
+#define DEF_W       256
+#define DEF_H       256
+#define DEF_GRID    8       /* quads per side */
+
+static const char default_programs[] =
+    "# vertex: o0..o3 = M * (x, y, 0, 1) (M column-major in sa0..sa15),\n"
+    "# o4..o7 = colour, o8..o9 = texture coordinates\n"
+    "usse 0x1000\n"
+    "    vmov.f32 i0.xy, pa0.xyzw\n"
+    "    vpck.f32.f32 i1.xyzw, sa12.xyzw, sa14\n"
+    "    vmad4.f32.rm3 i1.xyzw, i0.yyyy, sa4.xyzw, i1.xyzw\n"
+    "    vmad4.f32.rm3 o0.xy, i0.xxxx, sa0.xyzw, i1.xyzw\n"
+    "    vmad4.f32.rm3 o2.xy, i0.xxxx, sa2.xyzw, i1.zwzw\n"
+    "    vmov.f32.rpt2 o4.xy, pa4.xyzw\n"
+    "    vmov.f32 o8.xy, pa8.xyzw\n"
+    "end\n"
+    "# fragment: pa0..3 = texel, pa4..7 = colour; pa0..1 = texel * colour\n"
+    "# as four halves\n"
+    "usse 0x1100\n"
+    "    vpck.f32.f32.nosched i0.xyzw, pa0.xyzw, pa2\n"
+    "    vpck.f32.f32 i1.xyzw, pa4.xyzw, pa6\n"
+    "    vmul.f16 pa0.xyzw, i1.xyzw, i0.xyzw\n"
+    "end\n";
+
+static char *default_scene(void)
+{
+    GString *t = g_string_new("sgx-scene 1\n# gemu's built-in scene\n");
+    const int n = DEF_GRID + 1;
+    /* a plane tilted back by 50 degrees, 3 units away, focal length 2 */
+    const double a = 50.0 * M_PI / 180.0, d = 3.0, f = 2.0;
+    const double m[16] = {
+        f, 0, 0, 0,                             /* x */
+        0, f * cos(a), sin(a), sin(a),          /* y */
+        0, 0, 0, 0,                             /* z */
+        0, 0, d - 1.0, d,                       /* 1 */
+    };
+
+    g_string_append(t, default_programs);
+    g_string_append(t, "reg USE_CODE_BASE_0 0x1000\n");
+
+    g_string_append(t, "data 0x8000 f32\n");
+    for (int i = 0; i < 16; i++) {
+        g_string_append_printf(t, " %.9g", m[i]);
+    }
+    g_string_append(t, "\nend\n");
+
+    /* vertices: x, y, r, g, b, a, u, v */
+    g_string_append(t, "data 0x10000 f32\n");
+    for (int j = 0; j < n; j++) {
+        for (int i = 0; i < n; i++) {
+            double x = 2.0 * i / DEF_GRID - 1.0, y = 2.0 * j / DEF_GRID - 1.0;
+            g_string_append_printf(t, " %.9g %.9g %.9g %.9g %.9g 1 %.9g %.9g\n",
+                                   x, y, (x + 1) / 2, (y + 1) / 2,
+                                   1.0 - (x + 1) / 4, 2.0 * i / DEF_GRID,
+                                   2.0 * j / DEF_GRID);
+        }
+    }
+    g_string_append(t, "end\n");
+
+    g_string_append(t, "data 0x20000 u16\n");
+    for (int j = 0; j < DEF_GRID; j++) {
+        for (int i = 0; i < DEF_GRID; i++) {
+            int v = j * n + i;
+            g_string_append_printf(t, " %d %d %d %d %d %d\n", v, v + 1,
+                                   v + n, v + 1, v + n + 1, v + n);
+        }
+    }
+    g_string_append(t, "end\n");
+
+    /* an 8x8 checkerboard, white and grey */
+    g_string_append(t, "data 0x30000 u32\n");
+    for (int j = 0; j < 8; j++) {
+        for (int i = 0; i < 8; i++) {
+            g_string_append(t, (i ^ j) & 1 ? " 0xff606060" : " 0xffffffff");
+        }
+        g_string_append(t, "\n");
+    }
+    g_string_append(t, "end\n");
+
+    g_string_append_printf(t,
+        "commands 0x40000\n"
+        "    BEGIN_SCENE 0x100000 %d 0 %d %d 0 0x200000 1 %d\n"
+        "    CLEAR 0.1 0.1 0.2 1.0 1.0 0 3\n"
+        "    SET_PROGRAM_RAW 0 0 0 7 0 0 layout:16:10\n"
+        "    SET_PROGRAM_RAW 1 0 32 3 0 0 layout:0:0 output:0:f16 "
+        "texture:0:f32:o8:pa0 varying:f32:4:o4:pa4\n"
+        "    SET_UNIFORM_BUFFER 0 14 0x8000 64 0\n"
+        "    SET_TEXTURE 1 0 texctl:abgr8888:point:repeat:repeat size:8:8 "
+        "0x30000 0\n"
+        "    SET_VERTEX_STREAMS stream:0x10000:32\n"
+        "    SET_VERTEX_ATTRIBS attrib:0:0:f32:2:pa0 attrib:0:8:f32:4:pa4 "
+        "attrib:0:24:f32:2:pa8\n"
+        "    SET_FRAGMENT_OUTPUT 15 0 0 0 0 0 0\n"
+        "    SET_RASTER_STATE 0 1 1\n"
+        "    SET_VIEWPORT 1 %d.0 %d.0 %d.0 %d.0 1.0 0.0\n"
+        "    DRAW 0 0 0x20000 %d\n"
+        "    END_SCENE\n"
+        "end\n",
+        DEF_W, DEF_W, DEF_H, DEF_W, DEF_W / 2, DEF_W / 2, -DEF_H / 2,
+        DEF_H / 2, DEF_GRID * DEF_GRID * 6);
+    return g_string_free(t, FALSE);
+}
+
+/* ---- running a scene ---- */
+
+static uint32_t ld32(const uint8_t *ram, uint32_t pa)
+{
+    uint32_t v;
+
+    memcpy(&v, ram + pa, 4);
+    return GUINT32_FROM_LE(v);
+}
+
+static void st32(uint8_t *ram, uint32_t pa, uint32_t v)
+{
+    v = GUINT32_TO_LE(v);
+    memcpy(ram + pa, &v, 4);
+}
+
+static void report_errors(Sgx543State *dev, const char *what)
+{
+    uint32_t code = sgx543_mmio_read(dev, SGX_EMU_ERR_CODE);
+
+    gemu_error("%s: the device reported an error: %s (EMU_ERR_CODE %u), "
+               "EVENT_STATUS2 0x%x, packet at 0x%08x, CCB slot %d, "
+               "USSE pc 0x%x, BIF_FAULT 0x%08x (-d guest_errors says more)",
+               what, sgx_error_name(code), code,
+               sgx543_mmio_read(dev, SGX_EVENT_STATUS2),
+               sgx543_mmio_read(dev, SGX_EMU_ERR_INFO),
+               (int)sgx543_mmio_read(dev, SGX_EMU_ERR_SLOT),
+               sgx543_mmio_read(dev, SGX_EMU_ERR_PC),
+               sgx543_mmio_read(dev, SGX_BIF_FAULT));
+}
+
+int sgx543_machine_run(const MachineOptions *opts)
+{
+    g_autofree char *text = NULL;
+    g_autofree char *dir = NULL;
+    g_autofree char *err = NULL;
+    g_autofree uint8_t *ram = NULL;
+    const char *what = opts->scene ? opts->scene : "built-in scene";
+    const char *prefix = NULL;
+    SgxScene *scene;
+    Sgx543State *dev;
+    DisplayConsole *con;
+    uint32_t ccb, ctl;
+    int status = 0;
+
+    if (opts->display && strcmp(opts->display, "none")) {
+        if (!strcmp(opts->display, "png")) {
+            prefix = "gemu-frame";
+        } else if (g_str_has_prefix(opts->display, "png:")
+                   && opts->display[4]) {
+            prefix = opts->display + 4;
+        } else {
+            gemu_error("unknown display '%s' (none, png, png:PREFIX)",
+                       opts->display);
+            return 1;
+        }
+    }
+    if (opts->scene) {
+        g_autoptr(GError) gerr = NULL;
+        if (!g_file_get_contents(opts->scene, &text, NULL, &gerr)) {
+            gemu_error("%s", gerr->message);
+            return 1;
+        }
+        dir = g_path_get_dirname(opts->scene);
+    } else {
+        text = default_scene();
+    }
+    scene = sgx_scene_parse(text, dir, &err);
+    if (!scene) {
+        gemu_error("%s: %s", what, err);
+        return 1;
+    }
+
+    ram = g_malloc0(scene->mem_size);
+    ccb = scene->mem_size - CCB_AREA;
+    ctl = scene->mem_size - 0x1000;
+    for (guint i = 0; i < scene->blobs->len; i++) {
+        SgxSceneBlob *b = &g_array_index(scene->blobs, SgxSceneBlob, i);
+        if (b->addr + b->data->len > ccb) {
+            gemu_error("%s: line %u: data at 0x%08x reaches the CCB area "
+                       "(the top 0x%x bytes of memory)", what, b->line,
+                       b->addr, CCB_AREA);
+            sgx_scene_free(scene);
+            return 1;
+        }
+        memcpy(ram + b->addr, b->data->data, b->data->len);
+    }
+
+    dev = sgx543_new(&(SgxMemory) { .host = ram, .size = scene->mem_size });
+    con = display_console_new("sgx543");
+    if (prefix) {
+        display_console_add_listener(con, display_png_listener_new(prefix));
+    }
+    sgx543_set_console(dev, con);
+    for (guint i = 0; i < scene->regs->len; i++) {
+        SgxSceneReg *r = &g_array_index(scene->regs, SgxSceneReg, i);
+        sgx543_mmio_write(dev, r->offset, r->value);
+    }
+
+    /* the driver's part: one TA command per commands block */
+    sgx543_mmio_write(dev, SGX_EMU_CCB_BASE, ccb);
+    sgx543_mmio_write(dev, SGX_EMU_CCB_CTL, ctl);
+    for (guint i = 0; i < scene->cmds->len; i++) {
+        SgxSceneCmd *c = &g_array_index(scene->cmds, SgxSceneCmd, i);
+        uint32_t slot = ccb + (i % SGX_CCB_SLOTS) * SGX_CCB_SLOT_SIZE;
+        uint32_t woff = (i + 1) % SGX_CCB_SLOTS;
+
+        st32(ram, slot, SGX_CMD_TA);
+        st32(ram, slot + 4, 0);
+        st32(ram, slot + 8, c->addr);
+        st32(ram, slot + 12, c->size);
+        st32(ram, slot + 16, ctl + 8);     /* status update: done count */
+        st32(ram, slot + 20, i + 1);
+        st32(ram, slot + 24, 0);
+        st32(ram, ctl, woff);
+        sgx543_mmio_write(dev, SGX_EVENT_KICK, SGX_EVENT_KICK_NOW);
+        if (ld32(ram, ctl + 4) != woff) {
+            gemu_error("%s: command buffer %u did not complete (a WAIT "
+                       "that nothing satisfies?)", what, i + 1);
+            status = 1;
+            break;
+        }
+    }
+    if (sgx543_mmio_read(dev, SGX_EVENT_STATUS2)) {
+        report_errors(dev, what);
+        status = 1;
+    }
+    if (opts->screendump) {
+        const DisplaySurface *s = display_console_surface(con);
+        g_autofree char *perr = NULL;
+
+        if (!s) {
+            gemu_error("%s: no frame to dump (no END_SCENE ran)", what);
+            status = 1;
+        } else if (!display_png_write(s, opts->screendump, &perr)) {
+            gemu_error("%s", perr);
+            status = 1;
+        }
+    }
+    display_console_free(con);
+    sgx543_free(dev);
+    sgx_scene_free(scene);
+    return status;
+}
