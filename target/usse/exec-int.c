@@ -381,7 +381,7 @@ static bool exec_sop(UsseCtx *c)
             s1 ^= 0xff000000u;
         }
         for (unsigned ch = 0; ch < 4; ch++) {
-            double f1, f2, v;
+            double f1 = 0, f2 = 0, v;
             bool ok;
 
             if (!(mask & (1u << ch))) {

@@ -50,15 +50,15 @@ static const struct {
 /* Check one "  p[N] WORD name f=v ..." line against our decode. */
 static int check_fields_line(const char *line, const GxpProgram *p)
 {
-    g_auto(GStrv) tok = g_strsplit_set(g_strstrip(g_strdup(line)), " ", -1);
-    g_autofree char *own = NULL;
+    g_autofree char *own = g_strdup(line);
+    g_auto(GStrv) tok = g_strsplit_set(g_strstrip(own), " ", -1);
     unsigned idx;
     char which;
     uint64_t word;
     UsseInsn in;
     int bad = 0;
 
-    /* tok[0] is "p[N]" or "s[N]" (g_strsplit copies, own keeps nothing) */
+    /* tok[0] is "p[N]" or "s[N]" */
     if (sscanf(tok[0], "%c[%u]", &which, &idx) != 2) {
         return 0;
     }

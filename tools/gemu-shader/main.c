@@ -256,7 +256,6 @@ static void print_dump(const ShaderState *s, const TeslaRun *run,
 int main(int argc, char **argv)
 {
     g_autofree char *err = NULL;
-    g_autofree char *max_str = NULL;
     uint64_t max_insns = DEFAULT_MAX_INSNS;
     bool trace = false;
     const char *path = NULL;
