@@ -1,17 +1,158 @@
 /*
  * Tesla warp interpreter: the fast loop.  A template, included by warp.c
- * once per host ISA it is built for (the baseline, and AVX2 + FMA on
- * x86-64); FAST_FN(name) names each function of one build.  Only warp.c
- * includes it, after its fast-path helpers.
+ * once per host ISA it is built for (the portable build, and AVX2 + FMA
+ * on x86-64).  Only warp.c includes it, after its fast-path helpers, and
+ * defines for each build:
+ *
+ *   FAST_FN(name)  the build's name of a function or type of this file
+ *   FAST_VL        lanes per vector: 4 (16 bytes) or 8 (32 bytes)
+ *   FAST_AVX2      1 in the AVX2 + FMA build (its intrinsics usable)
  *
  * The loop runs pre-classified instructions (TeslaFastInsn) one after
  * another without leaving it: no call per instruction, one switch.  An
  * instruction it cannot finish here (a memory fault, quadon, a full
- * stack) is handed back untouched: the general path then runs it and
- * reports whatever it has to.
+ * stack, an f32 lane that needs the exact arithmetic) is handed back
+ * untouched: the general path then runs it and reports whatever it has
+ * to.
  *
  * SPDX-License-Identifier: MIT
  */
+
+#define VL FAST_VL
+#define NV (TESLA_WARP_SIZE / VL)
+
+/* Each build has its own vector types and helpers: the plain names below
+   stand for the build's (FAST_FN does not expand its argument). */
+#define TeslaV FAST_FN(TeslaV)
+#define TeslaVS FAST_FN(TeslaVS)
+#define TeslaVF FAST_FN(TeslaVF)
+#define TeslaVD FAST_FN(TeslaVD)
+#define TeslaVQ FAST_FN(TeslaVQ)
+#define vld FAST_FN(vld)
+#define vst FAST_FN(vst)
+#define lane_mask FAST_FN(lane_mask)
+#define lane_words FAST_FN(lane_words)
+#define f32_ftz_v FAST_FN(f32_ftz_v)
+#define f32_canon_nan_v FAST_FN(f32_canon_nan_v)
+#define f32_fix_v FAST_FN(f32_fix_v)
+#define f32_mods_v FAST_FN(f32_mods_v)
+#define as_f FAST_FN(as_f)
+#define as_u FAST_FN(as_u)
+#define v_any32 FAST_FN(v_any32)
+#define canon_nan_f FAST_FN(canon_nan_f)
+
+typedef uint32_t TeslaV __attribute__((vector_size(4 * VL)));
+typedef int32_t TeslaVS __attribute__((vector_size(4 * VL)));
+typedef float TeslaVF __attribute__((vector_size(4 * VL)));
+typedef double TeslaVD __attribute__((vector_size(8 * VL)));
+typedef uint64_t TeslaVQ __attribute__((vector_size(8 * VL)));
+
+FAST_INLINE TeslaV vld(const uint32_t *p)
+{
+    TeslaV v;
+
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+FAST_INLINE void vst(uint32_t *p, TeslaV v)
+{
+    memcpy(p, &v, sizeof(v));
+}
+
+/* Lanes of vector k of execution mask m, all ones or all zeros. */
+FAST_INLINE TeslaV lane_mask(uint32_t m, unsigned k)
+{
+    return vld(fast_lanes[(m >> (VL * k)) & ((1u << VL) - 1)]);
+}
+
+/* Byte offsets 4 * l of the lanes l of vector k. */
+FAST_INLINE TeslaV lane_words(unsigned k)
+{
+    return vld(fast_lane_words + VL * k);
+}
+
+/* A denormal flushed to zero of its sign. */
+FAST_INLINE TeslaV f32_ftz_v(TeslaV x)
+{
+    /* the exponent field, signed, is above 0 unless it is 0 */
+    TeslaV e = (TeslaV)((TeslaVS)(x & 0x7f800000u) > 0);
+
+    return x & (e | 0x80000000u);
+}
+
+FAST_INLINE TeslaV f32_canon_nan_v(TeslaV x)
+{
+    /* signed compare: both sides are below 2^31 */
+    TeslaV nan = (TeslaV)((TeslaVS)(x & 0x7fffffffu) > 0x7f800000);
+
+    return (x & ~nan) | (nan >> 1);
+}
+
+/* A result made Tesla's: denormal flushed, NaN canonical. */
+FAST_INLINE TeslaV f32_fix_v(TeslaV x)
+{
+    TeslaVS t = (TeslaVS)(x & 0x7fffffffu);
+    TeslaV nan = (TeslaV)(t > 0x7f800000);
+    TeslaV tiny = (TeslaV)(t < 0x00800000);
+
+    return (x & ~((tiny >> 1) | nan)) | (nan >> 1);
+}
+
+/* An f32 source with its abs/neg modifiers (and mask @am, xor @ax). */
+FAST_INLINE TeslaV f32_mods_v(TeslaV x, bool mods, uint32_t am, uint32_t ax)
+{
+    return unlikely(mods) ? (x & am) ^ ax : x;
+}
+
+FAST_INLINE TeslaVF as_f(TeslaV v)
+{
+    TeslaVF f;
+
+    memcpy(&f, &v, sizeof(f));
+    return f;
+}
+
+FAST_INLINE TeslaV as_u(TeslaVF f)
+{
+    TeslaV v;
+
+    memcpy(&v, &f, sizeof(v));
+    return v;
+}
+
+/* Whether any bit of a vector is set. */
+FAST_INLINE bool v_any32(TeslaV v)
+{
+#if FAST_AVX2
+    __m256i x;
+
+    memcpy(&x, &v, sizeof(x));
+    return !_mm256_testz_si256(x, x);
+#elif defined(__SSE2__) && VL == 4
+    __m128i x;
+
+    memcpy(&x, &v, sizeof(x));
+    return _mm_movemask_epi8(_mm_cmpeq_epi32(x, _mm_setzero_si128())) !=
+           0xffff;
+#else
+    uint64_t x[VL / 2], r = 0;
+
+    memcpy(x, &v, sizeof(x));
+    for (unsigned i = 0; i < VL / 2; i++) {
+        r |= x[i];
+    }
+    return r != 0;
+#endif
+}
+
+/* f32 bits of a host result, NaN made canonical. */
+FAST_INLINE TeslaV canon_nan_f(TeslaVF r)
+{
+    TeslaV nan = (TeslaV)(r != r);
+
+    return (as_u(r) & ~nan) | (nan >> 1);
+}
 
 /*
  * Write expression E (of k, the vector index) to d for the lanes in m.
@@ -20,12 +161,12 @@
  */
 #define FAST_STORE(E) do { \
         if (likely(m == WARP_FULL)) { \
-            _Pragma("GCC unroll 4") \
+            FAST_UNROLL \
             for (unsigned k = 0; k < NV; k++) { \
                 vst(d + VL * k, (E)); \
             } \
         } else { \
-            _Pragma("GCC unroll 4") \
+            FAST_UNROLL \
             for (unsigned k = 0; k < NV; k++) { \
                 TeslaV lm_ = lane_mask(m, k); \
                 vst(d + VL * k, (vld(d + VL * k) & ~lm_) | ((E) & lm_)); \
@@ -33,9 +174,14 @@
         } \
     } while (0)
 
+/* every vector of a warp */
+#if NV == 8
+#define FAST_UNROLL _Pragma("GCC unroll 8")
+#else
 #define FAST_UNROLL _Pragma("GCC unroll 4")
+#endif
 
-#if defined(__AVX2__) && defined(__FMA__)
+#if FAST_AVX2
 #define FAST_HW_FTZ 1
 #else
 #define FAST_HW_FTZ 0
@@ -45,7 +191,7 @@
 #define B_ (vld(b + VL * k))
 #define C_ (vld(c + VL * k))
 
-#if defined(__AVX2__) && defined(__FMA__)
+#if FAST_AVX2
 /*
  * fmad of a whole warp with AVX2 + FMA: the truncated product is the
  * float product stepped one ulp toward zero when the exact error (from
@@ -113,7 +259,7 @@ FAST_INLINE bool FAST_FN(fmad_warp)(const uint32_t *a, const uint32_t *b,
             /* lanes that do not execute do not matter */
             __m256i lm;
 
-            memcpy(&lm, &byte_mask[(m >> (VL * k)) & 0xff], sizeof(lm));
+            memcpy(&lm, fast_lanes[(m >> (VL * k)) & 0xff], sizeof(lm));
             t = _mm256_max_epi32(t, _mm256_andnot_si256(
                                         lm, _mm256_set1_epi32(0x7fffffff)));
         }
@@ -130,23 +276,48 @@ FAST_INLINE bool FAST_FN(fmad_warp)(const uint32_t *a, const uint32_t *b,
     return true;
 }
 #else
-/* fmad of a whole warp through doubles; false when a lane needs the exact
-   path. */
+/*
+ * fmad of a whole warp through doubles: the product is exact in double;
+ * truncated to 24 bits and added to c, one rounding of the sum is the
+ * hardware's.  False (nothing written) when some lane of m needs the
+ * exact path: an input zero, denormal, Inf or NaN, or a result below
+ * 2^-125 (the hardware rounds to an unbounded exponent before flushing).
+ */
 FAST_INLINE bool FAST_FN(fmad_warp)(const uint32_t *a, const uint32_t *b,
                                     const uint32_t *c,
                                     const TeslaFastInsn *f, uint32_t m,
                                     TeslaV *res)
 {
-    for (unsigned k = 0; k < NV; k++) {
-        TeslaV x = (vld(a + VL * k) & f->am) ^ f->ax;
-        TeslaV y = (vld(b + VL * k) & f->bm) ^ f->bx;
-        TeslaV z = (vld(c + VL * k) & f->cm) ^ f->cx;
+    TeslaV bad = { 0 };
 
-        if (!fmad_v(x, y, z, lane_mask(m, k), &res[k])) {
-            return false;
-        }
+    FAST_UNROLL
+    for (unsigned k = 0; k < NV; k++) {
+        TeslaV x = f32_mods_v(A_, f->fmods, f->am, f->ax);
+        TeslaV y = f32_mods_v(B_, f->fmods, f->bm, f->bx);
+        TeslaV z = f32_mods_v(C_, f->fmods, f->cm, f->cx);
+        TeslaVD p, s;
+        TeslaVQ pq;
+        TeslaV r, t;
+
+        p = __builtin_convertvector(as_f(x), TeslaVD) *
+            __builtin_convertvector(as_f(y), TeslaVD);
+        memcpy(&pq, &p, sizeof(pq));
+        pq &= ~(uint64_t)0x1fffffff;
+        memcpy(&p, &pq, sizeof(p));
+        s = p + __builtin_convertvector(as_f(z), TeslaVD);
+        r = as_u(__builtin_convertvector(s, TeslaVF));
+        res[k] = r;
+        /*
+         * Exponent fields 0 and 255 of the inputs, 0 and 1 of the
+         * result: bits 24-30 of (x + 1 << 23), of r, are all zero.
+         */
+        t = (TeslaV)(((x + 0x00800000u) & 0x7f000000u) == 0) |
+            (TeslaV)(((y + 0x00800000u) & 0x7f000000u) == 0) |
+            (TeslaV)(((z + 0x00800000u) & 0x7f000000u) == 0) |
+            (TeslaV)((r & 0x7f000000u) == 0);
+        bad |= m == WARP_FULL ? t : t & lane_mask(m, k);
     }
-    return true;
+    return !v_any32(bad);
 }
 #endif
 
@@ -170,7 +341,7 @@ FAST_INLINE bool FAST_FN(contiguous)(const TeslaV *av, uint32_t lim)
     }
     FAST_UNROLL
     for (unsigned k = 0; k < NV; k++) {
-        acc |= av[k] ^ (lane_words[k] + a0);
+        acc |= av[k] ^ (lane_words(k) + a0);
     }
     return !v_any32(acc);
 }
@@ -396,16 +567,32 @@ static uint64_t FAST_FN(fast_run)(TeslaWarp *w, uint64_t n, uint64_t limit,
         mxcsr_set(csr | MXCSR_DAZ_FTZ);
     }
 #endif
+    /* w->pc is written when leaving and before tesla_exec_post(): kept
+       in a register, it is not on the critical path from one
+       instruction to the next */
+    uint32_t pc = w->pc;
+    const uint64_t budget = n < limit ? limit - n : 0;
+    uint64_t left = budget;             /* instructions still to run */
+    size_t post_idx;
 
-    while (likely(n < limit)) {
-        const uint32_t pc = w->pc;
+    if (unlikely(pc & 3)) {
+        goto out;       /* pc stays aligned: len is 4 or 8, and bra */
+    }                   /* targets are checked by tesla_fast_classify() */
+
+    /*
+     * The inner loop makes no call (the exact f32 cases go to the
+     * general path), so that its state stays in registers; exit and join
+     * leave it for the call to tesla_exec_post().
+     */
+    for (;;) {
+    while (likely(left)) {
         const size_t idx = pc >> 2;
         const TeslaFastInsn *f;
         const uint32_t *a, *b, *c;
         uint32_t *d;
-        uint32_t m, next;
+        uint32_t m, next, am, bm;
 
-        if (unlikely((pc & 3) || idx >= ncode)) {
+        if (unlikely(idx >= ncode)) {
             break;
         }
         f = &fcache[idx];
@@ -414,7 +601,7 @@ static uint64_t FAST_FN(fast_run)(TeslaWarp *w, uint64_t n, uint64_t limit,
         }
         m = w->mask;
         if (f->pred != TPRED_ALWAYS) {
-#ifdef __AVX2__
+#if FAST_AVX2
             /* the predicate's truth for each flags value 0-15, looked up
                for all 32 lanes at once */
             __m256i fl, tab;
@@ -425,9 +612,13 @@ static uint64_t FAST_FN(fast_run)(TeslaWarp *w, uint64_t n, uint64_t limit,
                                                                  31]));
             m &= (uint32_t)_mm256_movemask_epi8(_mm256_shuffle_epi8(tab, fl));
 #else
-            m &= tesla_pred_mask(w, f->pred, f->pred_c);
+            m &= pred_mask_inline(w, f->pred, f->pred_c);
 #endif
         }
+        /* the modifiers (memory stores below may alias f: read them
+           once) */
+        am = f->am;
+        bm = f->bm;
         next = pc + f->len;
         a = w->r[f->a];
         b = f->bimm ? f->imm : w->r[f->b];
@@ -457,37 +648,37 @@ static uint64_t FAST_FN(fast_run)(TeslaWarp *w, uint64_t n, uint64_t limit,
             break;
         case TFK_AND:
             if (m) {
-                FAST_STORE((A_ ^ f->am) & (B_ ^ f->bm));
+                FAST_STORE((A_ ^ am) & (B_ ^ bm));
             }
             break;
         case TFK_OR:
             if (m) {
-                FAST_STORE((A_ ^ f->am) | (B_ ^ f->bm));
+                FAST_STORE((A_ ^ am) | (B_ ^ bm));
             }
             break;
         case TFK_XOR:
             if (m) {
-                FAST_STORE((A_ ^ f->am) ^ (B_ ^ f->bm));
+                FAST_STORE((A_ ^ am) ^ (B_ ^ bm));
             }
             break;
         case TFK_MOV2:
             if (m) {
-                FAST_STORE(B_ ^ f->bm);
+                FAST_STORE(B_ ^ bm);
             }
             break;
         case TFK_SHL:
             if (m) {
-                FAST_STORE(A_ << f->am);
+                FAST_STORE(A_ << am);
             }
             break;
         case TFK_SHR:
             if (m) {
-                FAST_STORE(A_ >> f->am);
+                FAST_STORE(A_ >> am);
             }
             break;
         case TFK_SAR:
             if (m) {
-                FAST_STORE((TeslaV)((TeslaVS)A_ >> (int)f->am));
+                FAST_STORE((TeslaV)((TeslaVS)A_ >> (int)am));
             }
             break;
         case TFK_MUL24:
@@ -532,7 +723,8 @@ static uint64_t FAST_FN(fast_run)(TeslaWarp *w, uint64_t n, uint64_t limit,
         }
 
         case TFK_FADD: {
-            TeslaV res[NV];
+            const bool fm = f->fmods;
+            const uint32_t ax = f->ax, bx = f->bx;
 
             if (!m) {
                 break;
@@ -540,32 +732,20 @@ static uint64_t FAST_FN(fast_run)(TeslaWarp *w, uint64_t n, uint64_t limit,
 #if FAST_HW_FTZ
             if (likely(hwftz)) {
                 /* DAZ + FTZ: the host sum is the hardware's but for NaN */
-                FAST_UNROLL
-                for (unsigned k = 0; k < NV; k++) {
-                    TeslaV x = A_, y = B_;
-
-                    if (unlikely(f->fmods)) {
-                        x = (x & f->am) ^ f->ax;
-                        y = (y & f->bm) ^ f->bx;
-                    }
-                    res[k] = canon_nan_f(as_f(x) + as_f(y));
-                }
-                FAST_STORE(res[k]);
+                FAST_STORE(canon_nan_f(
+                    as_f(f32_mods_v(A_, fm, am, ax)) +
+                    as_f(f32_mods_v(B_, fm, bm, bx))));
                 break;
             }
 #endif
-            FAST_UNROLL
-            for (unsigned k = 0; k < NV; k++) {
-                TeslaV x = f32_ftz_v((A_ & f->am) ^ f->ax);
-                TeslaV y = f32_ftz_v((B_ & f->bm) ^ f->bx);
-
-                res[k] = f32_canon_nan_v(f32_ftz_v(as_u(as_f(x) +
-                                                        as_f(y))));
-            }
-            FAST_STORE(res[k]);
+            FAST_STORE(f32_fix_v(as_u(
+                as_f(f32_ftz_v(f32_mods_v(A_, fm, am, ax))) +
+                as_f(f32_ftz_v(f32_mods_v(B_, fm, bm, bx))))));
             break;
         }
         case TFK_FMUL: {
+            const bool fm = f->fmods;
+            const uint32_t ax = f->ax, bx = f->bx;
             TeslaV res[NV], slow = { 0 };
 
             if (!m) {
@@ -575,39 +755,30 @@ static uint64_t FAST_FN(fast_run)(TeslaWarp *w, uint64_t n, uint64_t limit,
             if (likely(hwftz)) {
                 /* DAZ + FTZ (tininess after rounding, checked at start-up
                    by fast_hw_ftz_check()): the hardware's product */
-                FAST_UNROLL
-                for (unsigned k = 0; k < NV; k++) {
-                    TeslaV x = A_, y = B_;
-
-                    if (unlikely(f->fmods)) {
-                        x = (x & f->am) ^ f->ax;
-                        y = (y & f->bm) ^ f->bx;
-                    }
-                    res[k] = canon_nan_f(as_f(x) * as_f(y));
-                }
-                FAST_STORE(res[k]);
+                FAST_STORE(canon_nan_f(
+                    as_f(f32_mods_v(A_, fm, am, ax)) *
+                    as_f(f32_mods_v(B_, fm, bm, bx))));
                 break;
             }
 #endif
             FAST_UNROLL
             for (unsigned k = 0; k < NV; k++) {
-                TeslaV x = f32_ftz_v((A_ & f->am) ^ f->ax);
-                TeslaV y = f32_ftz_v((B_ & f->bm) ^ f->bx);
+                TeslaV x = f32_ftz_v(f32_mods_v(A_, fm, am, ax));
+                TeslaV y = f32_ftz_v(f32_mods_v(B_, fm, bm, bx));
                 TeslaV r = as_u(as_f(x) * as_f(y));
+                TeslaV t = r & 0x7fffffffu;
+                /* magnitude 1 to 0x7fffff (denormal): below INT32_MIN +
+                   0x7fffff once INT32_MAX is added */
+                TeslaV den = (TeslaV)((TeslaVS)(t + 0x7fffffffu) <
+                                      (int32_t)0x807fffffu);
+                TeslaV nan = (TeslaV)((TeslaVS)t > 0x7f800000);
 
                 /* Denormal results follow the hardware's own rule. */
-                slow |= (TeslaV)(((r & 0x7f800000u) == 0) &
-                                 ((r & 0x007fffffu) != 0)) &
-                        lane_mask(m, k);
-                res[k] = f32_canon_nan_v(r);
+                slow |= m == WARP_FULL ? den : den & lane_mask(m, k);
+                res[k] = (r & ~nan) | (nan >> 1);
             }
             if (unlikely(v_any32(slow))) {
-                for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
-                    res[l / VL][l % VL] = (m >> l) & 1 ?
-                        tesla_f32_mul_slow((a[l] & f->am) ^ f->ax,
-                                           (b[l] & f->bm) ^ f->bx,
-                                           TRND_RN, 0) : 0;
-                }
+                goto out;       /* the general path's exact product */
             }
             FAST_STORE(res[k]);
             break;
@@ -619,12 +790,7 @@ static uint64_t FAST_FN(fast_run)(TeslaWarp *w, uint64_t n, uint64_t limit,
                 break;
             }
             if (unlikely(!FAST_FN(fmad_warp)(a, b, c, f, m, res))) {
-                for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
-                    res[l / VL][l % VL] = (m >> l) & 1 ?
-                        tesla_f32_mad_slow((a[l] & f->am) ^ f->ax,
-                                           (b[l] & f->bm) ^ f->bx,
-                                           (c[l] & f->cm) ^ f->cx, 0) : 0;
-                }
+                goto out;       /* the general path's exact fmad */
             }
             FAST_STORE(res[k]);
             break;
@@ -683,26 +849,39 @@ static uint64_t FAST_FN(fast_run)(TeslaWarp *w, uint64_t n, uint64_t limit,
             g_assert_not_reached();
         }
 
-        n++;
-        w->pc = next;
+        left--;
         if (unlikely(f->post != TPOST_NONE)) {
             w->insn_pc = pc;
-            if (tesla_exec_post(w, &run->icache[idx]) == TCR_TRAP) {
-                *trap = true;
-                break;
-            }
+            post_idx = idx;
+            pc = next;
+            goto post;
         }
+        pc = next;
         if (unlikely(!w->mask)) {
-            break;
+            goto out;
         }
     }
+    goto out;
+post:
+    w->pc = pc;
+    if (tesla_exec_post(w, &run->icache[post_idx]) == TCR_TRAP) {
+        *trap = true;
+        pc = w->pc;
+        goto out;
+    }
+    pc = w->pc;
+    if (unlikely(!w->mask || (pc & 3))) {
+        goto out;
+    }
+    }
 out:
+    w->pc = pc;
 #if FAST_HW_FTZ
     if (hwftz) {
         mxcsr_set(csr);
     }
 #endif
-    return n;
+    return n + (budget - left);
 }
 
 #undef FAST_STORE
@@ -711,3 +890,22 @@ out:
 #undef A_
 #undef B_
 #undef C_
+#undef VL
+#undef NV
+#undef TeslaV
+#undef TeslaVS
+#undef TeslaVF
+#undef TeslaVD
+#undef TeslaVQ
+#undef vld
+#undef vst
+#undef lane_mask
+#undef lane_words
+#undef f32_ftz_v
+#undef f32_canon_nan_v
+#undef f32_fix_v
+#undef f32_mods_v
+#undef as_f
+#undef as_u
+#undef v_any32
+#undef canon_nan_f

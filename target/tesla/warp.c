@@ -102,7 +102,9 @@ static inline uint32_t flag_plane(const uint8_t *fl, unsigned bit)
 #endif
 }
 
-uint32_t tesla_pred_mask(const TeslaWarp *w, unsigned pred, unsigned c)
+/* tesla_pred_mask(), inlined into the fast loop. */
+static inline __attribute__((always_inline))
+uint32_t pred_mask_inline(const TeslaWarp *w, unsigned pred, unsigned c)
 {
     const uint8_t *fl = w->c[c & 3];
     uint32_t z = flag_plane(fl, 0), s = flag_plane(fl, 1);
@@ -143,6 +145,11 @@ uint32_t tesla_pred_mask(const TeslaWarp *w, unsigned pred, unsigned c)
     default:
         return 0;   /* 0x14-0x1b: see pred_eval() */
     }
+}
+
+uint32_t tesla_pred_mask(const TeslaWarp *w, unsigned pred, unsigned c)
+{
+    return pred_mask_inline(w, pred, c);
 }
 
 /* --- traps ------------------------------------------------------------ */
@@ -428,9 +435,13 @@ enum {
 };
 
 /*
- * 8 lanes per vector: two SSE registers, or one AVX register.  The helpers
- * taking vectors are static and inlined, so the ABI note GCC gives for
- * 32-byte vectors without AVX does not apply.
+ * The fast loop works on GCC vector extensions of VL lanes, VL chosen per
+ * build: 4 (16 bytes, what SSE2 and NEON hold) for the portable build, 8
+ * (one AVX register) for the AVX2 build.  Wider vectors than the target
+ * has are split by the compiler, and their compares done lane by lane:
+ * ten times slower.  The helpers taking vectors are static and inlined,
+ * so the ABI note GCC gives for 32-byte vectors without AVX does not
+ * apply.
  */
 #if defined(__clang__)
 #pragma clang diagnostic ignored "-Wunknown-warning-option"
@@ -438,20 +449,13 @@ enum {
 #elif defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
-#define VL 8
-#define NV (TESLA_WARP_SIZE / VL)
-typedef uint32_t TeslaV __attribute__((vector_size(4 * VL)));
-typedef int32_t TeslaVS __attribute__((vector_size(4 * VL)));
-typedef float TeslaVF __attribute__((vector_size(4 * VL)));
-typedef double TeslaVD __attribute__((vector_size(8 * VL)));
-typedef uint64_t TeslaVQ __attribute__((vector_size(8 * VL)));
 
 /*
- * x86-64 with GCC: the fast loop is built a second time for AVX2 + FMA
- * and picked at start-up when the host has them; elsewhere (and with
- * other compilers) the baseline build only.
+ * x86-64 with GCC or clang: the fast loop is built a second time for
+ * AVX2 + FMA and picked at start-up when the host has them; elsewhere
+ * (and with other compilers) the portable build only.
  */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#if defined(__x86_64__) && defined(__GNUC__)
 #define TESLA_FAST_AVX2 1
 #include <immintrin.h>
 #else
@@ -460,78 +464,11 @@ typedef uint64_t TeslaVQ __attribute__((vector_size(8 * VL)));
 
 #define FAST_INLINE static inline __attribute__((always_inline))
 
-FAST_INLINE TeslaV vld(const uint32_t *p)
-{
-    TeslaV v;
-
-    memcpy(&v, p, sizeof(v));
-    return v;
-}
-
-FAST_INLINE void vst(uint32_t *p, TeslaV v)
-{
-    memcpy(p, &v, sizeof(v));
-}
-
-/* Lane masks of VL lanes for each byte of an execution mask. */
-static TeslaV byte_mask[256];
+/* fast_lanes[n]: lane j all ones if bit j of n is set (n < 256). */
+static uint32_t fast_lanes[256][8] __attribute__((aligned(32)));
 
 /* Byte offsets of consecutive words, lane by lane. */
-static TeslaV lane_words[NV];
-
-FAST_INLINE TeslaV lane_mask(uint32_t m, unsigned k)
-{
-    return byte_mask[(m >> (VL * k)) & 0xff];
-}
-
-FAST_INLINE TeslaV f32_ftz_v(TeslaV x)
-{
-    TeslaV e = (TeslaV)((x & 0x7f800000u) != 0);
-
-    return x & (e | 0x80000000u);
-}
-
-FAST_INLINE TeslaV f32_canon_nan_v(TeslaV x)
-{
-    /* signed compare: both sides are below 2^31 */
-    TeslaV nan = (TeslaV)((TeslaVS)(x & 0x7fffffffu) > 0x7f800000);
-
-    return (x & ~nan) | (nan >> 1);
-}
-
-FAST_INLINE TeslaVF as_f(TeslaV v)
-{
-    TeslaVF f;
-
-    memcpy(&f, &v, sizeof(f));
-    return f;
-}
-
-FAST_INLINE TeslaV as_u(TeslaVF f)
-{
-    TeslaV v;
-
-    memcpy(&v, &f, sizeof(v));
-    return v;
-}
-
-/* Whether any bit of a vector is set. */
-FAST_INLINE bool v_any32(TeslaV v)
-{
-#ifdef __SSE2__
-    __m128i x[2];
-
-    memcpy(x, &v, sizeof(x));
-    return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(x[0], x[1]),
-                                            _mm_setzero_si128())) != 0xffff;
-#else
-    uint64_t x[4], r;
-
-    memcpy(x, &v, sizeof(x));
-    r = x[0] | x[1] | x[2] | x[3];
-    return r != 0;
-#endif
-}
+static uint32_t fast_lane_words[TESLA_WARP_SIZE] __attribute__((aligned(32)));
 
 /* dst[l] = fl[l] (values 0-15) for the lanes in m. */
 FAST_INLINE void flags_store(uint8_t *dst, const uint32_t *fl, uint32_t m)
@@ -565,48 +502,6 @@ FAST_INLINE void flags_store(uint8_t *dst, const uint32_t *fl, uint32_t m)
         }
     }
 #endif
-}
-
-/* fmad on VL lanes via doubles; false if a lane needs the exact path. */
-FAST_INLINE bool fmad_v(TeslaV a, TeslaV b, TeslaV c, TeslaV lm, TeslaV *out)
-{
-    TeslaV ea = a & 0x7f800000u, eb = b & 0x7f800000u, ec = c & 0x7f800000u;
-    TeslaV bad = (TeslaV)((ea == 0) | (eb == 0) | (ec == 0) |
-                          (ea == 0x7f800000u) | (eb == 0x7f800000u) |
-                          (ec == 0x7f800000u)) & lm;
-    TeslaVD p, s;
-    TeslaVQ pq;
-    TeslaV r;
-
-    if (v_any32(bad)) {
-        return false;
-    }
-    /* The product is exact in double; truncate it to 24 bits. */
-    p = __builtin_convertvector(as_f(a), TeslaVD) *
-        __builtin_convertvector(as_f(b), TeslaVD);
-    memcpy(&pq, &p, sizeof(pq));
-    pq &= ~(uint64_t)0x1fffffff;
-    memcpy(&p, &pq, sizeof(p));
-    s = p + __builtin_convertvector(as_f(c), TeslaVD);
-    r = as_u(__builtin_convertvector(s, TeslaVF));
-    /*
-     * Results below 2^-125 take the exact path (the hardware rounds to an
-     * unbounded exponent before flushing); above, one rounding of the
-     * double sum is the hardware's.
-     */
-    if (v_any32((TeslaV)((r & 0x7f800000u) < 0x01000000u) & lm)) {
-        return false;
-    }
-    *out = r;
-    return true;
-}
-
-/* f32 bits of a host result, NaN made canonical. */
-FAST_INLINE TeslaV canon_nan_f(TeslaVF r)
-{
-    TeslaV nan = (TeslaV)(r != r);
-
-    return (as_u(r) & ~nan) | (nan >> 1);
 }
 
 #if TESLA_FAST_AVX2
@@ -722,16 +617,33 @@ typedef uint64_t TeslaFastRunFn(TeslaWarp *w, uint64_t n, uint64_t limit,
                                 bool *trap);
 
 #define FAST_FN(name) name##_base
+#define FAST_VL 4
+#define FAST_AVX2 0
 #include "target/tesla/warp-fast.h"
 #undef FAST_FN
+#undef FAST_VL
+#undef FAST_AVX2
 
 #if TESLA_FAST_AVX2
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,fma"))), \
+                             apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
+#endif
 #define FAST_FN(name) name##_avx2
+#define FAST_VL 8
+#define FAST_AVX2 1
 #include "target/tesla/warp-fast.h"
 #undef FAST_FN
+#undef FAST_VL
+#undef FAST_AVX2
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 #endif
 
 static TeslaFastRunFn *fast_run = fast_run_base;
@@ -744,12 +656,12 @@ static void fast_init(void)
         return;
     }
     for (unsigned n = 0; n < 256; n++) {
-        for (unsigned j = 0; j < VL; j++) {
-            byte_mask[n][j] = (n >> j) & 1 ? 0xffffffffu : 0;
+        for (unsigned j = 0; j < 8; j++) {
+            fast_lanes[n][j] = (n >> j) & 1 ? 0xffffffffu : 0;
         }
     }
     for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
-        lane_words[l / VL][l % VL] = 4 * l;
+        fast_lane_words[l] = 4 * l;
     }
 #if TESLA_FAST_AVX2
     __builtin_cpu_init();
@@ -829,7 +741,9 @@ static unsigned fast_classify_other(TeslaRun *run, const TeslaInsn *i,
         f->pred = TPRED_ALWAYS;     /* nothing depends on it */
         return TFK_NOP;
     case TOP_BRA:
-        if (i->nsrc < 1 || i->src[0].kind != TOPND_TARGET) {
+        /* the fast loop checks the alignment of pc only on entry */
+        if (i->nsrc < 1 || i->src[0].kind != TOPND_TARGET ||
+            (i->src[0].imm & 3)) {
             return TFK_NONE;
         }
         f->target = i->src[0].imm;
