@@ -12,11 +12,16 @@ typedef struct MachineOptions {
     const char *scene;          /* -scene FILE (sgx543) */
     const char *screendump;     /* -screendump OUT.png: the last frame */
     const char *display;        /* -display none|png[:PREFIX] */
-    int argc;                   /* what follows "--" */
+    const char *vram;           /* -vram SIZE (g84) */
+    const char *qemu;           /* -qemu PATH (g84) */
+    bool guest;                 /* -guest: boot gemu's Debian guest (g84) */
+    const char *guest_append;   /* -guest-append ARGS: more kernel options */
+    int argc;                   /* what follows "--" (g84: QEMU options) */
     char **argv;
 } MachineOptions;
 
 /* Returns the exit status of gemu. */
 int sgx543_machine_run(const MachineOptions *opts);
+int g84_machine_run(const MachineOptions *opts);
 
 #endif

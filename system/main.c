@@ -22,6 +22,12 @@ static void usage(FILE *f)
         "  -screendump OUT.png    write the last frame as a PNG at exit\n"
         "  -display none|png[:PREFIX]\n"
         "                         png: write every frame to PREFIX-NNNN.png\n"
+        "  -vram SIZE             g84: VRAM size (e.g. 256M, 1G; default 256M)\n"
+        "  -qemu PATH             g84: the QEMU to start (qemu-system-x86_64)\n"
+        "  -guest                 g84: boot gemu's guest (Debian kernel,\n"
+        "                         nouveau, busybox) with its console here\n"
+        "  -guest-append ARGS     g84: more kernel options for -guest\n"
+        "  -- QEMU-OPTIONS...     g84: options passed on to QEMU\n"
         "  -V, --version          print the version and exit\n"
         "  -h, --help             this text\n",
         gemu_log_mask_help());
@@ -39,6 +45,8 @@ static const struct {
 } machines[] = {
     { "sgx543", "PowerVR SGX543 (PS Vita GPU), runs -scene files",
       sgx543_machine_run },
+    { "g84", "NVIDIA G84 (GeForce 8600 GTS) in a QEMU guest (-- QEMU options)",
+      g84_machine_run, true },
     { NULL, NULL, NULL },
 };
 
@@ -64,6 +72,10 @@ int main(int argc, char **argv)
         { "scene", required_argument, NULL, 'S' },
         { "screendump", required_argument, NULL, 'P' },
         { "display", required_argument, NULL, 'I' },
+        { "vram", required_argument, NULL, 'R' },
+        { "qemu", required_argument, NULL, 'Q' },
+        { "guest", no_argument, NULL, 'G' },
+        { "guest-append", required_argument, NULL, 'A' },
         { NULL, 0, NULL, 0 },
     };
     MachineOptions opts = { 0 };
@@ -83,6 +95,18 @@ int main(int argc, char **argv)
             break;
         case 'I':
             opts.display = optarg;
+            break;
+        case 'R':
+            opts.vram = optarg;
+            break;
+        case 'Q':
+            opts.qemu = optarg;
+            break;
+        case 'G':
+            opts.guest = true;
+            break;
+        case 'A':
+            opts.guest_append = optarg;
             break;
         case 'M':
             machine = optarg;

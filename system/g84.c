@@ -1,0 +1,319 @@
+/*
+ * The g84 machine: a G84 card (hw/nv50) served to a QEMU guest over
+ * QEMU's multi-process protocol (hw/remote/mpqemu).
+ *
+ * gemu starts qemu-system-x86_64 with the user's options plus what the
+ * proxy needs: guest RAM in a shared memfd backend (so that the card can
+ * DMA), and "-device x-pci-proxy-dev,fd=N" on one end of a socketpair.
+ * gemu lives as long as QEMU does and exits with its status.  Facts about
+ * QEMU 7.2's proxy: ../shared/reference/qemu-transport.md.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "gemu/osdep.h"
+#include "gemu/log.h"
+#include "hw/nv50/nv50.h"
+#include "hw/remote/mpqemu.h"
+#include "machines.h"
+#include "g84.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define G84_DEFAULT_QEMU        "qemu-system-x86_64"
+#define G84_DEFAULT_RAM_MIB     512
+#define G84_RAM_BACKEND         "gemu-ram"
+
+static volatile pid_t qemu_pid;
+
+/*
+ * A size as QEMU's -m takes it: a number with an optional K/M/G/T suffix;
+ * a bare number is in MiB.  0 if malformed.
+ */
+static uint64_t parse_size_mib_default(const char *str)
+{
+    char *end;
+    uint64_t v;
+
+    errno = 0;
+    v = g_ascii_strtoull(str, &end, 10);
+    if (errno || end == str) {
+        return 0;
+    }
+    switch (g_ascii_toupper(*end)) {
+    case '\0':
+        return v << 20;
+    case 'K':
+        v <<= 10;
+        break;
+    case 'M':
+        v <<= 20;
+        break;
+    case 'G':
+        v <<= 30;
+        break;
+    case 'T':
+        v <<= 40;
+        break;
+    default:
+        return 0;
+    }
+    if (end[1] && g_ascii_toupper(end[1]) != 'B') {
+        return 0;
+    }
+    return v;
+}
+
+/* "-m 512M" or "-m size=512M,slots=..." */
+static uint64_t parse_qemu_mem(const char *arg)
+{
+    g_auto(GStrv) parts = g_strsplit(arg, ",", -1);
+
+    for (char **p = parts; *p; p++) {
+        if (g_str_has_prefix(*p, "size=")) {
+            return parse_size_mib_default(*p + 5);
+        }
+        if (p == parts && !strchr(*p, '=')) {
+            return parse_size_mib_default(*p);
+        }
+    }
+    return 0;
+}
+
+static bool is_opt(const char *arg, const char *name)
+{
+    /* QEMU takes both -opt and --opt */
+    if (arg[0] == '-' && arg[1] == '-') {
+        arg++;
+    }
+    return arg[0] == '-' && !strcmp(arg + 1, name);
+}
+
+static void forward_signal(int sig)
+{
+    if (qemu_pid > 0) {
+        kill(qemu_pid, sig);
+    }
+}
+
+/* Serve the card until QEMU closes its end; false on a protocol error. */
+static bool serve(MPQemuServer *srv, GemuClock *clk)
+{
+    for (;;) {
+        struct pollfd pfd[2] = {
+            { .fd = srv->fd, .events = POLLIN },
+            { .fd = srv->resample_fd, .events = POLLIN },
+        };
+        int64_t deadline = gemu_clock_next_deadline(clk);
+        int timeout = -1;
+        g_autoptr(GError) err = NULL;
+        int r;
+
+        if (deadline != INT64_MAX) {
+            int64_t now = gemu_clock_get_ns(clk);
+
+            timeout = deadline <= now ? 0
+                    : (int)MIN((deadline - now + 999999) / 1000000, 1000);
+        }
+        r = poll(pfd, srv->resample_fd >= 0 ? 2 : 1, timeout);
+        if (r < 0 && errno != EINTR) {
+            gemu_error("g84: poll: %s", strerror(errno));
+            return false;
+        }
+        gemu_clock_run_timers(clk);
+        if (r > 0 && (pfd[1].revents & POLLIN)) {
+            mpqemu_server_resample(srv);
+        }
+        if (r > 0 && pfd[0].revents) {
+            r = mpqemu_server_handle_one(srv, &err);
+            if (r == 0) {
+                return true;
+            }
+            if (r < 0) {
+                gemu_error("g84: %s", err->message);
+                return false;
+            }
+        }
+    }
+}
+
+static void ram_changed(void *opaque, GuestRAM *ram)
+{
+    nv50_set_guest_ram(opaque, ram);
+}
+
+int g84_machine_run(const MachineOptions *opts)
+{
+    g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GError) err = NULL;
+    g_autofree char *kernel = NULL, *initrd = NULL;
+    uint64_t ram = 0, vram = 0;
+    bool has_accel = false, has_vga = false, has_mem = false;
+    GemuClock clk;
+    NV50State *card;
+    MPQemuServer *srv;
+    int sv[2], status = 0;
+    bool ok;
+    pid_t pid;
+
+    if (opts->vram) {
+        vram = parse_size_mib_default(opts->vram);
+        if (!vram) {
+            gemu_error("g84: bad -vram size '%s' (e.g. 256M, 1G)",
+                       opts->vram);
+            return 1;
+        }
+    }
+    if (opts->screendump || opts->display || opts->scene) {
+        gemu_error("g84: -display, -screendump and -scene are not "
+                   "supported by this machine yet");
+        return 1;
+    }
+    for (int i = 0; i < opts->argc; i++) {
+        const char *a = opts->argv[i];
+
+        if (is_opt(a, "m") && i + 1 < opts->argc) {
+            ram = parse_qemu_mem(opts->argv[i + 1]);
+            has_mem = true;
+            if (!ram) {
+                gemu_error("g84: cannot read the memory size in '-m %s'",
+                           opts->argv[i + 1]);
+                return 1;
+            }
+        } else if (is_opt(a, "accel") || is_opt(a, "enable-kvm")) {
+            has_accel = true;
+        } else if (is_opt(a, "vga") || is_opt(a, "nodefaults")) {
+            has_vga = true;
+        } else if (is_opt(a, "object") && i + 1 < opts->argc &&
+                   strstr(opts->argv[i + 1], "id=" G84_RAM_BACKEND)) {
+            gemu_error("g84: the object id '%s' is gemu's", G84_RAM_BACKEND);
+            return 1;
+        }
+    }
+    if (!ram) {
+        ram = (uint64_t)G84_DEFAULT_RAM_MIB << 20;
+    }
+    if (opts->guest && !g84_guest_prepare(&kernel, &initrd, &err)) {
+        gemu_error("g84: cannot make the guest: %s", err->message);
+        return 1;
+    }
+
+    gemu_clock_init(&clk, GEMU_CLOCK_HOST);
+    card = nv50_new(&clk, NULL, vram, &err);
+    if (!card) {
+        gemu_error("g84: %s", err->message);
+        gemu_clock_destroy(&clk);
+        return 1;
+    }
+    device_reset(DEVICE(card));
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+        gemu_error("g84: socketpair: %s", strerror(errno));
+        nv50_free(card);
+        gemu_clock_destroy(&clk);
+        return 1;
+    }
+
+    g_ptr_array_add(args, g_strdup(opts->qemu ? opts->qemu
+                                              : G84_DEFAULT_QEMU));
+    if (opts->guest) {
+        /* first, so that the user's options after "--" win */
+        g_ptr_array_add(args, g_strdup("-kernel"));
+        g_ptr_array_add(args, g_strdup(kernel));
+        g_ptr_array_add(args, g_strdup("-initrd"));
+        g_ptr_array_add(args, g_strdup(initrd));
+        g_ptr_array_add(args, g_strdup("-append"));
+        g_ptr_array_add(args, g_strdup_printf("%s%s%s", G84_GUEST_CMDLINE,
+                                              opts->guest_append ? " " : "",
+                                              opts->guest_append ?
+                                              opts->guest_append : ""));
+        g_ptr_array_add(args, g_strdup("-display"));
+        g_ptr_array_add(args, g_strdup("none"));
+        g_ptr_array_add(args, g_strdup("-serial"));
+        g_ptr_array_add(args, g_strdup("stdio"));
+        g_ptr_array_add(args, g_strdup("-monitor"));
+        g_ptr_array_add(args, g_strdup("none"));
+        g_ptr_array_add(args, g_strdup("-no-reboot"));
+        g_ptr_array_add(args, g_strdup("-nic"));
+        g_ptr_array_add(args, g_strdup("none"));
+    }
+    for (int i = 0; i < opts->argc; i++) {
+        g_ptr_array_add(args, g_strdup(opts->argv[i]));
+    }
+    if (!has_mem) {
+        g_ptr_array_add(args, g_strdup("-m"));
+        g_ptr_array_add(args, g_strdup_printf("%" PRIu64 "M", ram >> 20));
+    }
+    /* fd-backed RAM: SYNC_SYSMEM can only pass RAM that has an fd */
+    g_ptr_array_add(args, g_strdup("-object"));
+    g_ptr_array_add(args, g_strdup_printf("memory-backend-memfd,id="
+                                          G84_RAM_BACKEND ",size=%" PRIu64
+                                          ",share=on", ram));
+    g_ptr_array_add(args, g_strdup("-machine"));
+    g_ptr_array_add(args, g_strdup("memory-backend=" G84_RAM_BACKEND));
+    if (!has_accel) {
+        /* QEMU 7.2's proxy deadlocks with multi-threaded TCG */
+        g_ptr_array_add(args, g_strdup("-accel"));
+        g_ptr_array_add(args, g_strdup("tcg,thread=single"));
+    }
+    if (!has_vga) {
+        /* the card is the VGA device */
+        g_ptr_array_add(args, g_strdup("-vga"));
+        g_ptr_array_add(args, g_strdup("none"));
+    }
+    g_ptr_array_add(args, g_strdup("-device"));
+    g_ptr_array_add(args, g_strdup_printf("x-pci-proxy-dev,id=gemu-gpu,"
+                                          "fd=%d", sv[1]));
+    g_ptr_array_add(args, NULL);
+
+    if (gemu_loglevel & LOG_TRACE_MMIO) {
+        g_autofree char *cmd = g_strjoinv(" ", (char **)args->pdata);
+
+        gemu_log("g84: starting %s\n", cmd);
+    }
+    fflush(NULL);
+    pid = fork();
+    if (pid < 0) {
+        gemu_error("g84: fork: %s", strerror(errno));
+        return 1;
+    }
+    if (pid == 0) {
+        /* QEMU must not outlive gemu: its device would be gone */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        fcntl(sv[1], F_SETFD, 0);
+        execvp(args->pdata[0], (char **)args->pdata);
+        fprintf(stderr, "gemu: g84: cannot start %s: %s\n",
+                (char *)args->pdata[0], strerror(errno));
+        _exit(127);
+    }
+    qemu_pid = pid;
+    close(sv[1]);
+    /* Ctrl-C reaches QEMU too; gemu follows it out when it exits */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, forward_signal);
+    signal(SIGHUP, forward_signal);
+
+    srv = mpqemu_server_new(sv[0], PCI_DEVICE(card), ram_changed, card);
+    ok = serve(srv, &clk);
+    mpqemu_server_free(srv);
+    if (!ok) {
+        kill(pid, SIGTERM);
+    }
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        continue;
+    }
+    qemu_pid = 0;
+    nv50_free(card);
+    gemu_clock_destroy(&clk);
+    if (WIFSIGNALED(status)) {
+        return 128 + WTERMSIG(status);
+    }
+    if (!ok) {
+        return 1;
+    }
+    return WEXITSTATUS(status);
+}
