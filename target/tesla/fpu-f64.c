@@ -46,7 +46,6 @@ uint64_t tesla_f64_pack(bool sign, int e, uint64_t m, unsigned rnd)
     uint64_t s = (uint64_t)sign << 63;
     int top, be, sh;
     uint64_t mant;
-    bool to_max;
 
     if (!m) {
         return s;
@@ -67,21 +66,8 @@ uint64_t tesla_f64_pack(bool sign, int e, uint64_t m, unsigned rnd)
         return s | mant;            /* denormal (or zero) */
     }
     if (be >= 2047) {
-        switch (rnd & 3) {
-        case TRND_RZ:
-            to_max = true;
-            break;
-        case TRND_RM:
-            to_max = !sign;
-            break;
-        case TRND_RP:
-            to_max = sign;
-            break;
-        default:
-            to_max = false;
-            break;
-        }
-        return s | (to_max ? 0x7fefffffffffffffull : F64_INF);
+        return s | (overflow_to_max(sign, rnd) ? 0x7fefffffffffffffull
+                                               : F64_INF);
     }
     return s | ((uint64_t)be << 52) | (mant & (F64_IMPLICIT - 1));
 }

@@ -109,26 +109,29 @@ static inline int f_top_bit(uint64_t m)
     return 63 - __builtin_clzll(m);
 }
 
+/*
+ * Whether an overflowed result of @sign rounds to the largest finite value
+ * (rather than to infinity) under rounding mode @rnd.
+ */
+static inline bool overflow_to_max(bool sign, unsigned rnd)
+{
+    switch (rnd & 3) {
+    case TRND_RZ:
+        return true;
+    case TRND_RM:
+        return !sign;
+    case TRND_RP:
+        return sign;
+    default:
+        return false;
+    }
+}
+
 /* Overflowed f32 magnitude: Inf, or the largest finite per rounding. */
 static inline uint32_t f32_overflow(bool sign, unsigned rnd)
 {
-    bool to_max;
-
-    switch (rnd & 3) {
-    case TRND_RZ:
-        to_max = true;
-        break;
-    case TRND_RM:
-        to_max = !sign;
-        break;
-    case TRND_RP:
-        to_max = sign;
-        break;
-    default:
-        to_max = false;
-        break;
-    }
-    return ((uint32_t)sign << 31) | (to_max ? 0x7f7fffffu : 0x7f800000u);
+    return ((uint32_t)sign << 31) |
+           (overflow_to_max(sign, rnd) ? 0x7f7fffffu : 0x7f800000u);
 }
 
 /* Round and pack the value (-1)^sign * m * 2^e (fpu.c). */
