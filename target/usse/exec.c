@@ -259,6 +259,30 @@ static uint32_t *bank_word(UsseCtx *c, unsigned bank, int k)
     }
 }
 
+/* The word behind @r + @k in a register file; NULL after a trap. */
+static uint32_t *bank_ref(UsseCtx *c, const UsseRef *r, int k)
+{
+    uint32_t *p;
+
+    switch (r->bank) {
+    case USSE_BANK_INDEXED1:
+    case USSE_BANK_INDEXED2:
+        usse_trap(c, USSE_ERR_UNSUPPORTED, "indexed register addressing");
+        return NULL;
+    case USSE_BANK_FPI:
+        p = bank_word(c, r->bank, r->num * 4 + k);
+        break;
+    default:
+        p = bank_word(c, r->bank, r->num + k);
+        break;
+    }
+    if (!p) {
+        usse_trap(c, USSE_ERR_REGISTER, "%s%d out of range",
+                  usse_bank_name(r->bank), r->num + k);
+    }
+    return p;
+}
+
 bool usse_rdw(UsseCtx *c, const UsseRef *r, int k, uint32_t *v)
 {
     uint32_t *p = fast_word(c, r->bank, r->num + k);
@@ -285,20 +309,12 @@ bool usse_rdw(UsseCtx *c, const UsseRef *r, int k, uint32_t *v)
                       "usse: global special register g%d reads 0\n", r->num);
         *v = 0;
         return true;
-    case USSE_BANK_INDEXED1:
-    case USSE_BANK_INDEXED2:
-        return usse_trap(c, USSE_ERR_UNSUPPORTED,
-                         "indexed register addressing");
-    case USSE_BANK_FPI:
-        p = bank_word(c, r->bank, r->num * 4 + k);
-        break;
     default:
-        p = bank_word(c, r->bank, r->num + k);
+        p = bank_ref(c, r, k);
         break;
     }
     if (!p) {
-        return usse_trap(c, USSE_ERR_REGISTER, "%s%d out of range",
-                         usse_bank_name(r->bank), r->num + k);
+        return false;
     }
     *v = *p;
     return true;
@@ -318,20 +334,12 @@ bool usse_wrw(UsseCtx *c, const UsseRef *r, int k, uint32_t v)
     case USSE_BANK_GLOBAL:
         return usse_trap(c, USSE_ERR_REGISTER, "write to read-only bank %s",
                          usse_bank_name(r->bank));
-    case USSE_BANK_INDEXED1:
-    case USSE_BANK_INDEXED2:
-        return usse_trap(c, USSE_ERR_UNSUPPORTED,
-                         "indexed register addressing");
-    case USSE_BANK_FPI:
-        p = bank_word(c, r->bank, r->num * 4 + k);
-        break;
     default:
-        p = bank_word(c, r->bank, r->num + k);
+        p = bank_ref(c, r, k);
         break;
     }
     if (!p) {
-        return usse_trap(c, USSE_ERR_REGISTER, "%s%d out of range",
-                         usse_bank_name(r->bank), r->num + k);
+        return false;
     }
     *p = v;
     return true;
