@@ -135,48 +135,40 @@ uint64_t sgx_raster_triangle(const SgxScreenVert v[3], int x0, int y0,
     return covered;
 }
 
-bool sgx_compare(SgxCompare f, uint32_t value, uint32_t ref)
+/*
+ * A compare function applied to an ordering.  For floats a NaN is neither
+ * less, equal nor greater, so only NOT_EQUAL (and ALWAYS) pass it.
+ */
+static bool compare_order(SgxCompare f, bool lt, bool eq, bool gt)
 {
     switch (f) {
     case SGX_CMP_NEVER:
         return false;
     case SGX_CMP_LESS:
-        return value < ref;
+        return lt;
     case SGX_CMP_EQUAL:
-        return value == ref;
+        return eq;
     case SGX_CMP_LESS_EQUAL:
-        return value <= ref;
+        return lt || eq;
     case SGX_CMP_GREATER:
-        return value > ref;
+        return gt;
     case SGX_CMP_NOT_EQUAL:
-        return value != ref;
+        return !eq;
     case SGX_CMP_GREATER_EQUAL:
-        return value >= ref;
+        return gt || eq;
     default:
         return true;
     }
 }
 
+bool sgx_compare(SgxCompare f, uint32_t value, uint32_t ref)
+{
+    return compare_order(f, value < ref, value == ref, value > ref);
+}
+
 bool sgx_compare_f(SgxCompare f, float value, float ref)
 {
-    switch (f) {
-    case SGX_CMP_NEVER:
-        return false;
-    case SGX_CMP_LESS:
-        return value < ref;
-    case SGX_CMP_EQUAL:
-        return value == ref;
-    case SGX_CMP_LESS_EQUAL:
-        return value <= ref;
-    case SGX_CMP_GREATER:
-        return value > ref;
-    case SGX_CMP_NOT_EQUAL:
-        return value != ref;
-    case SGX_CMP_GREATER_EQUAL:
-        return value >= ref;
-    default:
-        return true;
-    }
+    return compare_order(f, value < ref, value == ref, value > ref);
 }
 
 uint8_t sgx_stencil_apply(SgxStencilOp op, uint8_t value, uint8_t ref)
