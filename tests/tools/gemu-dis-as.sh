@@ -5,27 +5,9 @@
 #   GEMU_BUILD  the build directory (default: build)
 #
 # SPDX-License-Identifier: MIT
-set -u
-build=${GEMU_BUILD:-build}
+. "$(dirname "$0")/lib/harness.sh"
 dis=$(cd "$build" && pwd)/gemu-dis
 as=$(cd "$build" && pwd)/gemu-as
-pass=0
-fail=0
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-check() {
-    # check NAME EXPECTED ACTUAL
-    if test "$2" = "$3"; then
-        pass=$((pass + 1))
-    else
-        echo "FAIL: $1"
-        echo "  expected: $2"
-        echo "  got:      $3"
-        fail=$((fail + 1))
-    fi
-}
 
 # listing: address, words (a short insn's second column blank), text
 out=$(printf '20000005 0x04000781 10008404\n' | "$dis" -m tesla -V g84 -O cp)
@@ -103,5 +85,4 @@ check "gemu-as error names file:line" 0 $?
 "$as" -m nosuch "$tmp/p.s" >/dev/null 2>&1
 check "gemu-as bad -m" 2 $?
 
-echo "gemu-dis-as: $pass passed, $fail failed"
-test "$fail" -eq 0
+finish gemu-dis-as

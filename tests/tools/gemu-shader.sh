@@ -11,26 +11,10 @@
 #   GEMU_BUILD  the build directory (default: build)
 #
 # SPDX-License-Identifier: MIT
-set -u
+. "$(dirname "$0")/lib/harness.sh"
 src=$(cd "$(dirname "$0")" && pwd)/shader
-SRC_DIR=$(cd "$(dirname "$0")/../.." && pwd)
-build=${GEMU_BUILD:-build}
 bin=$(cd "$build" && pwd)/gemu-shader
 as=$(cd "$build" && pwd)/gemu-as
-pass=0
-fail=0
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() {
-    pass=$((pass + 1))
-}
-
-bad() {
-    echo "FAIL: $*"
-    fail=$((fail + 1))
-}
 
 # hex2bin FILE.hex FILE.bin: words to little-endian bytes.
 hex2bin() {
@@ -186,5 +170,4 @@ for args in "" "--frobnicate x.state" "--max-insns" "--max-insns x y" \
     fi
 done
 
-echo "gemu-shader: $pass passed, $fail failed"
-test "$fail" -eq 0
+finish gemu-shader

@@ -11,25 +11,9 @@
 #                        (look at each one before committing it)
 #
 # SPDX-License-Identifier: MIT
-set -u
-SRC_DIR=${GEMU_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
-build=${GEMU_BUILD:-build}
+. "$(dirname "$0")/lib/harness.sh"
 gemu=$(cd "$build" && pwd)/gemu
 images=$SRC_DIR/tests/images
-pass=0
-fail=0
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() {
-    pass=$((pass + 1))
-}
-
-bad() {
-    echo "FAIL: $*"
-    fail=$((fail + 1))
-}
 
 # golden NAME [gemu args...]: render, then compare with sgx-NAME.png
 golden() {
@@ -142,5 +126,4 @@ printf 'sgx-scene 1\nusse 0x1000\n    frob r0\nend\ncommands 0\nend\n' \
     > "$tmp/asm.scene"
 refuse asm "line 3:"
 
-echo "sgx-scenes: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish sgx-scenes

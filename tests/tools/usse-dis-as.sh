@@ -8,29 +8,11 @@
 #               is $GEMU_SRC/../shared/corpus/usse
 #
 # SPDX-License-Identifier: MIT
-set -u
-build=${GEMU_BUILD:-build}
-src=${GEMU_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$(dirname "$0")/lib/harness.sh"
+src=$SRC_DIR
 dis=$(cd "$build" && pwd)/gemu-dis
 as=$(cd "$build" && pwd)/gemu-as
 corpus=$src/../shared/corpus/usse
-pass=0
-fail=0
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-check() {
-    # check NAME EXPECTED ACTUAL
-    if test "$2" = "$3"; then
-        pass=$((pass + 1))
-    else
-        echo "FAIL: $1"
-        echo "  expected: $2"
-        echo "  got:      $3"
-        fail=$((fail + 1))
-    fi
-}
 
 # raw words: PHAS and an undecodable word (op1 27), little-endian
 printf '\000\000\000\000\000\007\104\372\022\000\000\000\000\000\000\330' \
@@ -98,5 +80,4 @@ check "dis truncated gxp status" 1 $?
 grep -q 'truncated header' "$tmp/err"
 check "dis truncated gxp message" 0 $?
 
-echo "usse-dis-as: $pass passed, $fail failed"
-test "$fail" -eq 0
+finish usse-dis-as

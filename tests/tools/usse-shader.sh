@@ -8,26 +8,10 @@
 #   GEMU_SRC    the source tree (default: this script's tree)
 #
 # SPDX-License-Identifier: MIT
-set -u
-SRC_DIR=${GEMU_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$(dirname "$0")/lib/harness.sh"
 corpus=$SRC_DIR/../shared/corpus/usse
-build=${GEMU_BUILD:-build}
 bin=$(cd "$build" && pwd)/gemu-shader
 as=$(cd "$build" && pwd)/gemu-as
-pass=0
-fail=0
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() {
-    pass=$((pass + 1))
-}
-
-bad() {
-    echo "FAIL: $*"
-    fail=$((fail + 1))
-}
 
 # run NAME STATUS: run $tmp/NAME.state, compare stdout with $tmp/NAME.want
 run() {
@@ -258,5 +242,4 @@ expect_bad value "zz"
 printf 'chip sgx543\ncode raw.bin\ndump o[5..5]\n' > "$tmp/range.state"
 expect_bad range "empty range"
 
-echo "usse-shader: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish usse-shader
