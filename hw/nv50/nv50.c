@@ -73,71 +73,6 @@ static void nv50_ppci_write(NV50State *s, hwaddr addr, uint64_t val,
     nv50_unimp_write(s, addr, val, size);
 }
 
-/*
- * PDISPLAY: until the display model exists, a register file (kept like
- * the plain units) with the few behaviours nvkm waits for at probe:
- * output-resource caps, EVO channel states and OR power completion.
- */
-#define NV_PDISPLAY_OR_CAPS      0x610184   /* nvkm copies 0x614004 here */
-#define NV_PDISPLAY_OR_CAPS_HW   0x614004
-#define NV_PDISPLAY_CHAN_CTRL(c) (0x610200 + (c) * 0x10)
-#define NV_PDISPLAY_DAC_PWR(i)   (0x61a004 + (i) * 0x800)
-#define NV_PDISPLAY_SOR_PWR(i)   (0x61c004 + (i) * 0x800)
-#define NV_PDISPLAY_SOR_SEQ(i)   (0x61c030 + (i) * 0x800)
-#define NV_PDISPLAY_PIOR_PWR(i)  (0x61e004 + (i) * 0x800)
-/* UNVERIFIED: DAC0-2 (bits 20-22) and SOR0-1 (bits 24-25), as nvkm's
- * nv50_dac_cnt/nv50_sor_cnt count them; no PIOR */
-#define NV50_DISP_OR_CAPS        0x03700000u
-
-static uint64_t nv50_pdisplay_read(NV50State *s, hwaddr addr, unsigned size)
-{
-    switch (addr) {
-    case NV_PDISPLAY_VBIOS_SHADOW:
-        /* bit 3 clear: no VBIOS shadow in VRAM, nvkm skips PRAMIN */
-        return 0;
-    case NV_PDISPLAY_OR_CAPS_HW:
-        return NV50_DISP_OR_CAPS;
-    case NV_PDISPLAY_OR_CAPS:
-        /* counted at oneinit, before init copies 0x614004 here */
-        if (!g_hash_table_contains(s->plain_regs, GUINT_TO_POINTER(addr))) {
-            return NV50_DISP_OR_CAPS;
-        }
-        break;
-    }
-    return nv50_plain_read(s, addr, size);
-}
-
-static void nv50_pdisplay_write(NV50State *s, hwaddr addr, uint64_t val,
-                                unsigned size)
-{
-    uint32_t v = val;
-
-    if (addr >= NV_PDISPLAY_CHAN_CTRL(0) && addr < NV_PDISPLAY_CHAN_CTRL(16)
-        && !(addr & 0xf)) {
-        /*
-         * EVO channel control: bit 0 enables.  UNVERIFIED: the state
-         * field (bits 17:16) reads 1 while enabled, 0 when not, and the
-         * pending bit 31 completes at once (nvkm polls all three).
-         */
-        v &= ~0x80030000u;
-        if (v & 1) {
-            v |= 0x00010000u;
-        }
-    } else if (addr >= NV_PDISPLAY_DAC_PWR(0) &&
-               addr <= NV_PDISPLAY_PIOR_PWR(2) + 0x7fc) {
-        hwaddr r = (addr - NV_PDISPLAY_DAC_PWR(0)) & 0x7ff;
-
-        if (r == 0) {
-            v &= ~0x80000000u;     /* power change done at once */
-        } else if (r == NV_PDISPLAY_SOR_SEQ(0) - NV_PDISPLAY_SOR_PWR(0) &&
-                   addr >= NV_PDISPLAY_SOR_PWR(0) &&
-                   addr < NV_PDISPLAY_PIOR_PWR(0)) {
-            v &= ~0x10000000u;     /* SOR sequencer never busy */
-        }
-    }
-    nv50_plain_write(s, addr, v, size);
-}
-
 #define UNIMP   nv50_unimp_read, nv50_unimp_write
 #define PLAIN   nv50_plain_read, nv50_plain_write
 
@@ -180,7 +115,8 @@ static const NV50Block nv50_blocks[] = {
                                          1, 4 },
     { "PDISPLAY",    0x610000, 0x020000, nv50_pdisplay_read,
                                          nv50_pdisplay_write },
-    { "PDISPLAY_USER", 0x640000, 0x010000, UNIMP },
+    { "PDISPLAY_USER", 0x640000, 0x010000, nv50_pdisplay_user_read,
+                                           nv50_pdisplay_user_write },
     { "PMEM",        0x700000, 0x100000, nv50_pmem_read, nv50_pmem_write,
                                          1, 8 },
     { "PIO_USER",    0x800000, 0x400000, UNIMP },
@@ -327,6 +263,8 @@ static bool nv50_realize(DeviceState *dev, GError **errp)
     pci_config_set_writable(pci, 0x40, PCI_CONFIG_SIZE - 0x40);
     pci_config_commit_reset(pci);
     nv50_ptimer_init(s);
+    nv50_pdisplay_init(s);
+    nv50_pdisplay_reset(s);
     return true;
 }
 
@@ -342,6 +280,7 @@ static void nv50_reset(DeviceState *dev)
     nv50_vm_reset(s);
     nv50_vga_reset(s);
     nv50_nvio_reset(s);
+    nv50_pdisplay_reset(s);
     g_hash_table_remove_all(s->plain_regs);
 }
 
@@ -350,6 +289,7 @@ static void nv50_unrealize(DeviceState *dev)
     NV50State *s = NV50(dev);
 
     nv50_ptimer_fini(s);
+    nv50_pdisplay_fini(s);
     for (size_t i = 0; i < s->num_blocks; i++) {
         memory_region_destroy(&s->blocks[i].mr);
     }

@@ -147,6 +147,25 @@ typedef struct NV50NVIO {
     uint32_t intr_en;           /* 0x00e050 */
 } NV50NVIO;
 
+/* PDISPLAY: the display engine (pdisplay.c) */
+#define NV50_EVO_CHANNELS       9   /* core, base 0-1, ovly 0-1, PIO 5-8 */
+#define NV50_EVO_DMA_CHANNELS   5   /* 0-4 fetch pushbuffers */
+#define NV50_EVO_METHODS        (0x1000 / 4)
+
+typedef struct NV50EvoChannel {
+    uint32_t put;               /* USER+0, byte offset */
+    uint32_t get;               /* USER+4, byte offset */
+    bool stalled;               /* stopped on an error until re-enabled */
+    uint32_t assembly[NV50_EVO_METHODS];    /* latched method data */
+    uint32_t armed[NV50_EVO_METHODS];       /* copied on UPDATE */
+} NV50EvoChannel;
+
+typedef struct NV50PDisplay {
+    uint32_t regs[0x20000 / 4];     /* 0x610000-0x62ffff plain storage */
+    NV50EvoChannel chan[NV50_EVO_CHANNELS];
+    uint64_t updates;               /* core UPDATEs completed (tests) */
+} NV50PDisplay;
+
 struct NV50State {
     PCIDevice parent_obj;
 
@@ -175,6 +194,7 @@ struct NV50State {
     NV50VM vm;
     NV50VGA vga;
     NV50NVIO nvio;
+    NV50PDisplay *pdisp;        /* large: allocated at realize */
     GHashTable *plain_regs;     /* plain RW units: addr -> value */
 };
 
@@ -287,5 +307,16 @@ void nv50_nvio_reset(NV50State *s);
 uint64_t nv50_nvio_read(NV50State *s, hwaddr addr, unsigned size);
 void nv50_nvio_write(NV50State *s, hwaddr addr, uint64_t val,
                      unsigned size);
+
+/* PDISPLAY (0x610000) and its channels' USER area (0x640000). */
+void nv50_pdisplay_init(NV50State *s);
+void nv50_pdisplay_reset(NV50State *s);
+void nv50_pdisplay_fini(NV50State *s);
+uint64_t nv50_pdisplay_read(NV50State *s, hwaddr addr, unsigned size);
+void nv50_pdisplay_write(NV50State *s, hwaddr addr, uint64_t val,
+                         unsigned size);
+uint64_t nv50_pdisplay_user_read(NV50State *s, hwaddr addr, unsigned size);
+void nv50_pdisplay_user_write(NV50State *s, hwaddr addr, uint64_t val,
+                              unsigned size);
 
 #endif
