@@ -6,6 +6,9 @@
 #                         the second time on the portable fast path
 #   tests/tools/*.sh      command-line tests of the tools, one file each;
 #                         each prints "NAME: N passed, N failed" last
+#   tests/guest/*.sh      QEMU guests booted against gemu -M g84 (about 1.5
+#                         minutes; qemu-system-x86, linux-image-amd64 and
+#                         busybox-static must be installed)
 set -u
 build=${GEMU_BUILD:-build}
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,7 +54,7 @@ if test $rc -ne 0 && ! grep -q ' [1-9][0-9]* failed' "$out"; then
     total_fail=$((total_fail + 1))
 fi
 
-for t in "$src"/tests/tools/*.sh; do
+for t in "$src"/tests/tools/*.sh "$src"/tests/guest/*.sh; do
     test -e "$t" || continue
     GEMU_BUILD="$build" GEMU_SRC="$src" sh "$t" > "$out" 2>&1
     rc=$?
