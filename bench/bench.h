@@ -27,5 +27,6 @@ extern double bench_scale;
 /* The benchmarks (one function per file). */
 void bench_tesla(const char *filter);
 void bench_usse(const char *filter);
+void bench_g84(const char *filter);
 
 #endif

@@ -58,5 +58,6 @@ int main(int argc, char **argv)
     }
     bench_tesla(filter);
     bench_usse(filter);
+    bench_g84(filter);
     return bench_failures ? 1 : 0;
 }

@@ -169,9 +169,9 @@ int g84_machine_run(const MachineOptions *opts)
             return 1;
         }
     }
-    if (opts->screendump || opts->display || opts->scene) {
-        gemu_error("g84: -display, -screendump and -scene are not "
-                   "supported by this machine yet");
+    if (opts->display || opts->scene) {
+        gemu_error("g84: -display and -scene are not supported by this "
+                   "machine yet");
         return 1;
     }
     for (int i = 0; i < opts->argc; i++) {
@@ -307,6 +307,15 @@ int g84_machine_run(const MachineOptions *opts)
         continue;
     }
     qemu_pid = 0;
+    if (opts->screendump) {
+        g_autofree char *derr = NULL;
+
+        /* the last frame: what head 0 scanned out when QEMU stopped */
+        if (!nv50_screendump(card, 0, opts->screendump, &derr)) {
+            gemu_error("g84: -screendump %s: %s", opts->screendump, derr);
+            ok = false;
+        }
+    }
     nv50_free(card);
     gemu_clock_destroy(&clk);
     if (WIFSIGNALED(status)) {

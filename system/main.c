@@ -6,6 +6,7 @@
  */
 #include "gemu/osdep.h"
 #include "gemu/log.h"
+#include "gemu/trace.h"
 #include "machines.h"
 
 #include <getopt.h>
@@ -18,6 +19,8 @@ static void usage(FILE *f)
         "  -M, --machine NAME     machine to emulate ('-M help' lists them)\n"
         "  -d, --log ITEMS        log items: %s\n"
         "  -D, --logfile FILE     write the log to FILE instead of stderr\n"
+        "  -trace PATTERN         enable the trace points matching PATTERN\n"
+        "                         (glob, e.g. 'nv50_*'; '-trace help' lists)\n"
         "  -scene FILE            sgx543: run a scene (docs/scene-format.md)\n"
         "  -screendump OUT.png    write the last frame as a PNG at exit\n"
         "  -display none|png[:PREFIX]\n"
@@ -76,6 +79,7 @@ int main(int argc, char **argv)
         { "qemu", required_argument, NULL, 'Q' },
         { "guest", no_argument, NULL, 'G' },
         { "guest-append", required_argument, NULL, 'A' },
+        { "trace", required_argument, NULL, 'T' },
         { NULL, 0, NULL, 0 },
     };
     MachineOptions opts = { 0 };
@@ -108,6 +112,19 @@ int main(int argc, char **argv)
         case 'A':
             opts.guest_append = optarg;
             break;
+        case 'T': {
+            g_autofree char *err = NULL;
+
+            if (!strcmp(optarg, "help")) {
+                gemu_trace_list(stdout);
+                return 0;
+            }
+            if (!gemu_trace_parse(optarg, &err)) {
+                gemu_error("-trace: %s", err);
+                return 1;
+            }
+            break;
+        }
         case 'M':
             machine = optarg;
             break;

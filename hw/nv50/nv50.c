@@ -12,6 +12,7 @@
  */
 #include "gemu/osdep.h"
 #include "gemu/log.h"
+#include "gemu/trace.h"
 #include "hw/nv50/nv50.h"
 
 static uint64_t nv50_unimp_read(NV50State *s, hwaddr addr, unsigned size)
@@ -167,6 +168,8 @@ static uint64_t block_read(void *opaque, hwaddr off, unsigned size)
 
     gemu_log_mask(LOG_TRACE_MMIO, "nv50: rd%u %s 0x%06" PRIx64 " = 0x%"
                   PRIx64 "\n", size * 8, bi->blk->name, addr, v);
+    gemu_trace(TRACE_NV50_MMIO_READ, "%s 0x%06" PRIx64 " size %u = 0x%"
+               PRIx64, bi->blk->name, addr, size, v);
     return v;
 }
 
@@ -178,6 +181,8 @@ static void block_write(void *opaque, hwaddr off, uint64_t val,
 
     gemu_log_mask(LOG_TRACE_MMIO, "nv50: wr%u %s 0x%06" PRIx64 " = 0x%"
                   PRIx64 "\n", size * 8, bi->blk->name, addr, val);
+    gemu_trace(TRACE_NV50_MMIO_WRITE, "%s 0x%06" PRIx64 " size %u = 0x%"
+               PRIx64, bi->blk->name, addr, size, val);
     bi->blk->write(bi->s, addr, val, size);
 }
 

@@ -8,6 +8,7 @@
  */
 #include "gemu/osdep.h"
 #include "gemu/log.h"
+#include "gemu/trace.h"
 #include "hw/remote/mpqemu.h"
 
 #include <sys/mman.h>
@@ -374,6 +375,7 @@ static bool send_ret(MPQemuServer *srv, uint64_t val, GError **errp)
     uint8_t buf[MPQEMU_HDR_SIZE + MPQEMU_SIZE_RET];
     size_t len = mpqemu_encode_ret(buf, val), done = 0;
 
+    gemu_trace(TRACE_MPQEMU_RET, "0x%" PRIx64, val);
     while (done < len) {
         ssize_t w = send(srv->fd, buf + done, len - done, MSG_NOSIGNAL);
 
@@ -539,6 +541,25 @@ int mpqemu_server_handle_one(MPQemuServer *srv, GError **errp)
         return -1;
     }
     srv->messages++;
+    if (trace_enabled(TRACE_MPQEMU_MSG)) {
+        if (msg.cmd == MPQEMU_CMD_BAR_READ ||
+            msg.cmd == MPQEMU_CMD_BAR_WRITE) {
+            gemu_trace_emit(TRACE_MPQEMU_MSG, "%s addr 0x%" PRIx64
+                            " size %u val 0x%" PRIx64,
+                            mpqemu_cmd_name(msg.cmd), msg.u.bar.addr,
+                            msg.u.bar.size, msg.u.bar.val);
+        } else if (msg.cmd == MPQEMU_CMD_PCI_CFGREAD ||
+                   msg.cmd == MPQEMU_CMD_PCI_CFGWRITE) {
+            gemu_trace_emit(TRACE_MPQEMU_MSG, "%s addr 0x%x len %d "
+                            "val 0x%x", mpqemu_cmd_name(msg.cmd),
+                            msg.u.conf.addr, msg.u.conf.len,
+                            msg.u.conf.val);
+        } else {
+            gemu_trace_emit(TRACE_MPQEMU_MSG, "%s size %u fds %d",
+                            mpqemu_cmd_name(msg.cmd), msg.size,
+                            msg.num_fds);
+        }
+    }
     if (msg.cmd == MPQEMU_CMD_BAR_READ || msg.cmd == MPQEMU_CMD_BAR_WRITE) {
         gemu_log_mask(LOG_TRACE_MMIO, "mpqemu: %s 0x%" PRIx64 " size %u"
                       " val 0x%" PRIx64 "\n", mpqemu_cmd_name(msg.cmd),

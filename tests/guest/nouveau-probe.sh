@@ -18,10 +18,24 @@ trap 'rm -rf "$tmp"' EXIT
 ok() { echo "PASS: $1"; pass=$((pass + 1)); }
 ko() { echo "FAIL: $1"; fail=$((fail + 1)); }
 
+# "W H" of a PNG file (from its IHDR chunk), or nothing
+png_size() {
+    set -- $(od -An -tu1 -j16 -N8 "$1" 2>/dev/null)
+    test $# -eq 8 || return
+    echo "$(( ($1 << 24) | ($2 << 16) | ($3 << 8) | $4 ))" \
+         "$(( ($5 << 24) | ($6 << 16) | ($7 << 8) | $8 ))"
+}
+
 boot() {
-    # $1: name, $2: extra kernel options
+    # $1: name, $2: extra kernel options, $3: "png" to pass -screendump
     log="$tmp/$1.log"
-    timeout -k 10 "$limit" "$build/gemu" -M g84 -guest \
+    shot="$tmp/$1.png"
+    dump=
+    if test "${3:-}" = png; then
+        dump="-screendump $shot"
+    fi
+    # shellcheck disable=SC2086
+    timeout -k 10 "$limit" "$build/gemu" $dump -M g84 -guest \
         -guest-append "$2 gemu.poweroff=1" </dev/null >"$log" 2>&1
     rc=$?
     if test -n "${GEMU_GUEST_LOG:-}"; then
@@ -50,6 +64,15 @@ boot() {
         ko "$1: nouveau complains:"
         echo "$bad" | head -n 10 | sed 's/^/    /'
     fi
+    if test -n "$dump"; then
+        size=$(png_size "$shot")
+        if test "$size" = "1024 768"; then
+            ok "$1: -screendump wrote a 1024x768 PNG of head 0"
+        else
+            ko "$1: -screendump: no 1024x768 PNG (size '${size}'):" \
+               "$(grep -a 'screendump' "$log" | tail -n 1)"
+        fi
+    fi
 }
 
 if ! test -x "$build/gemu"; then
@@ -57,7 +80,7 @@ if ! test -x "$build/gemu"; then
 elif ! command -v qemu-system-x86_64 >/dev/null; then
     ko "qemu-system-x86_64 missing (apt-get install qemu-system-x86)"
 else
-    boot noaccel "nouveau.noaccel=1"
+    boot noaccel "nouveau.noaccel=1" png
     boot modeset2 "nouveau.modeset=2 nouveau.noaccel=1"
 fi
 echo "guest: $pass passed, $fail failed"

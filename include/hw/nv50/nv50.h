@@ -309,6 +309,17 @@ void nv50_nvio_write(NV50State *s, hwaddr addr, uint64_t val,
                      unsigned size);
 
 /* PDISPLAY (0x610000) and its channels' USER area (0x640000). */
+/*
+ * The surface head 0 or 1 scans out, from the core channel's armed
+ * methods (scanout.c): false with *err set if none is armed or it is in
+ * a layout/format gemu cannot show.  out->data points into VRAM.
+ */
+struct DisplaySurface;
+bool nv50_scanout_surface(NV50State *s, int head,
+                          struct DisplaySurface *out, char **err);
+/* Write that surface as a PNG (-screendump); false with *err set. */
+bool nv50_screendump(NV50State *s, int head, const char *path, char **err);
+
 void nv50_pdisplay_init(NV50State *s);
 void nv50_pdisplay_reset(NV50State *s);
 void nv50_pdisplay_fini(NV50State *s);
