@@ -129,6 +129,36 @@ START_TEST(scanout_dump_png)
 }
 END_TEST
 
+/*
+ * A base channel image armed on the head is what it shows (nouveau's
+ * console lives there); cleared again, the core surface is back.
+ */
+START_TEST(scanout_prefers_base_image)
+{
+    NV50State *s = card();
+    uint32_t *base = s->pdisp->chan[1].armed;
+    g_autofree char *err = NULL;
+    DisplaySurface surf;
+
+    set_surface(s, SURF, W, H, 1u << 20 | (PITCH >> 8) << 8, 0xcf);
+    base[0x800 >> 2] = (SURF + 0x10000) >> 8;  /* SURFACE_SET_OFFSET */
+    base[0x808 >> 2] = 32 | 2 << 16;           /* SIZE 32x2 */
+    base[0x80c >> 2] = 1u << 20 | 1 << 8;      /* pitch layout, 256 */
+    base[0x810 >> 2] = 0xcf << 8;              /* A8R8G8B8 */
+    base[0x0c0 >> 2] = 0xf0000001;             /* CONTEXT_DMA_ISO */
+    ck_assert_msg(nv50_scanout_surface(s, 0, &surf, &err), "%s", err);
+    ck_assert_uint_eq(surf.addr, SURF + 0x10000);
+    ck_assert_uint_eq(surf.width, 32);
+    ck_assert_uint_eq(surf.height, 2);
+
+    base[0x0c0 >> 2] = 0;                      /* image cleared */
+    ck_assert_msg(nv50_scanout_surface(s, 0, &surf, &err), "%s", err);
+    ck_assert_uint_eq(surf.addr, SURF);
+    ck_assert_uint_eq(surf.width, W);
+    card_free(s);
+}
+END_TEST
+
 START_TEST(scanout_rejects)
 {
     NV50State *s = card();
@@ -170,6 +200,7 @@ Suite *hw_scanout_suite(void)
 
     tcase_add_test(tc, scanout_dump_png);
     tcase_add_test(tc, scanout_rejects);
+    tcase_add_test(tc, scanout_prefers_base_image);
     suite_add_tcase(s, tc);
     return s;
 }
