@@ -199,7 +199,6 @@ enum { TQOP_ADD = 0, TQOP_SUBR = 1, TQOP_SUB = 2, TQOP_MOV2 = 3 };
 #define TMOD_NEG_PROD (1u << 9)   /* fmad/dfma: negate the product */
 #define TMOD_NEG_ADD  (1u << 10)  /* fmad/dfma: negate the addend */
 #define TMOD_SLCT_NEG (1u << 11)  /* fslct neg: select on src2 < 0 */
-#define TMOD_FTZ      (1u << 12)  /* flush denormals (f32 ops always do) */
 #define TMOD_VOTE_ALL (1u << 13)  /* vote all (else any) */
 #define TMOD_UNSIGNED_SRC1 (1u << 14)
 /* bar: inc and/or wait (both for "bar sync"); ALL: the whole block, else
