@@ -32,29 +32,59 @@ static void usage(FILE *f)
             "  -x          write hex words instead (default without -o)\n");
 }
 
+/* An assembler error "line N: msg" is reported as "FILE:N: msg". */
+static void report_error(const char *name, const char *err)
+{
+    int lineno, off = 0;
+
+    if (sscanf(err, "line %d: %n", &lineno, &off) == 1 && off) {
+        fprintf(stderr, "%s:%d: %s\n", name, lineno, err + off);
+    } else {
+        fprintf(stderr, "%s: %s\n", name, err);
+    }
+}
+
+/* The output: OUT, or stdout for none or "-".  NULL (reported) on error. */
+static FILE *open_output(const char *outname, bool text)
+{
+    FILE *f;
+
+    if (!outname || !strcmp(outname, "-")) {
+        return stdout;
+    }
+    f = fopen(outname, text ? "w" : "wb");
+    if (!f) {
+        fprintf(stderr, "gemu-as: %s: %s\n", outname, strerror(errno));
+    }
+    return f;
+}
+
+/* Close (or flush stdout); exit status 0, or 2 after reporting an error. */
+static int close_output(FILE *f, const char *outname)
+{
+    if ((f != stdout && fclose(f)) || (f == stdout && fflush(f))) {
+        fprintf(stderr, "gemu-as: %s: %s\n", outname ? outname : "-",
+                strerror(errno));
+        return 2;
+    }
+    return 0;
+}
+
 /* gemu-as -m usse: 64-bit words out. */
 static int usse_as(const char *name, const char *src, const char *outname,
                    bool hex)
 {
     g_autoptr(GArray) words = g_array_new(false, false, sizeof(uint64_t));
     g_autofree char *err = NULL;
-    FILE *f = stdout;
-    int lineno, off = 0;
+    FILE *f;
 
     if (!usse_assemble(src, words, &err)) {
-        if (sscanf(err, "line %d: %n", &lineno, &off) == 1 && off) {
-            fprintf(stderr, "%s:%d: %s\n", name, lineno, err + off);
-        } else {
-            fprintf(stderr, "%s: %s\n", name, err);
-        }
+        report_error(name, err);
         return 1;
     }
-    if (outname && strcmp(outname, "-")) {
-        f = fopen(outname, hex ? "w" : "wb");
-        if (!f) {
-            fprintf(stderr, "gemu-as: %s: %s\n", outname, strerror(errno));
-            return 2;
-        }
+    f = open_output(outname, hex || !outname);
+    if (!f) {
+        return 2;
     }
     for (guint i = 0; i < words->len; i++) {
         uint64_t w = g_array_index(words, uint64_t, i);
@@ -68,12 +98,7 @@ static int usse_as(const char *name, const char *src, const char *outname,
             fwrite(b, 1, 8, f);
         }
     }
-    if ((f != stdout && fclose(f)) || (f == stdout && fflush(f))) {
-        fprintf(stderr, "gemu-as: %s: %s\n", outname ? outname : "-",
-                strerror(errno));
-        return 2;
-    }
-    return 0;
+    return close_output(f, outname);
 }
 
 int main(int argc, char **argv)
@@ -150,29 +175,18 @@ int main(int argc, char **argv)
         return usse_as(name, src, outname, hex);
     }
     if (!tesla_assemble(var, prog, src, words, &err)) {
-        /* "line N: msg" -> "FILE:N: msg" */
-        int lineno;
-        int off = 0;
-        if (sscanf(err, "line %d: %n", &lineno, &off) == 1 && off) {
-            fprintf(stderr, "%s:%d: %s\n", name, lineno, err + off);
-        } else {
-            fprintf(stderr, "%s: %s\n", name, err);
-        }
+        report_error(name, err);
         return 1;
     }
 
-    if (hex || !outname) {
-        FILE *f = stdout;
-        if (outname && strcmp(outname, "-")) {
-            f = fopen(outname, "w");
-            if (!f) {
-                fprintf(stderr, "gemu-as: %s: %s\n", outname,
-                        strerror(errno));
-                return 2;
-            }
-        }
-        const uint32_t *w = (const uint32_t *)words->data;
-        for (guint i = 0; i < words->len;) {
+    FILE *f = open_output(outname, hex || !outname);
+    if (!f) {
+        return 2;
+    }
+    const uint32_t *w = (const uint32_t *)words->data;
+    for (guint i = 0; i < words->len;) {
+        if (hex || !outname) {
+            /* hex: one instruction a line, as gemu-dis reads them */
             if ((w[i] & 1) && i + 1 < words->len) {
                 fprintf(f, "%08x %08x\n", w[i], w[i + 1]);
                 i += 2;
@@ -180,27 +194,11 @@ int main(int argc, char **argv)
                 fprintf(f, "%08x\n", w[i]);
                 i++;
             }
+        } else {
+            uint8_t b[4] = { w[i], w[i] >> 8, w[i] >> 16, w[i] >> 24 };
+            fwrite(b, 1, 4, f);
+            i++;
         }
-        if (f != stdout && fclose(f)) {
-            fprintf(stderr, "gemu-as: %s: %s\n", outname, strerror(errno));
-            return 2;
-        }
-        return 0;
     }
-
-    FILE *f = strcmp(outname, "-") ? fopen(outname, "wb") : stdout;
-    if (!f) {
-        fprintf(stderr, "gemu-as: %s: %s\n", outname, strerror(errno));
-        return 2;
-    }
-    for (guint i = 0; i < words->len; i++) {
-        uint32_t w = g_array_index(words, uint32_t, i);
-        uint8_t b[4] = { w, w >> 8, w >> 16, w >> 24 };
-        fwrite(b, 1, 4, f);
-    }
-    if ((f != stdout && fclose(f)) || (f == stdout && fflush(f))) {
-        fprintf(stderr, "gemu-as: %s: %s\n", outname, strerror(errno));
-        return 2;
-    }
-    return 0;
+    return close_output(f, outname);
 }
