@@ -11,7 +11,9 @@
 typedef struct MachineOptions {
     const char *scene;          /* -scene FILE (sgx543) */
     const char *screendump;     /* -screendump OUT.png: the last frame */
-    const char *display;        /* -display none|png[:PREFIX] */
+    const char *display;        /* -display sdl|png|none (NULL: default) */
+    const char *frames;         /* -frames DIR: every new frame as a PNG */
+    const char *monitor;        /* -monitor stdio|unix:PATH */
     const char *vram;           /* -vram SIZE (g84) */
     const char *qemu;           /* -qemu PATH (g84) */
     bool guest;                 /* -guest: boot gemu's Debian guest (g84) */

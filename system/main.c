@@ -23,8 +23,11 @@ static void usage(FILE *f)
         "                         (glob, e.g. 'nv50_*'; '-trace help' lists)\n"
         "  -scene FILE            sgx543: run a scene (docs/scene-format.md)\n"
         "  -screendump OUT.png    write the last frame as a PNG at exit\n"
-        "  -display none|png[:PREFIX]\n"
-        "                         png: write every frame to PREFIX-NNNN.png\n"
+        "  -display sdl|png|none  where frames go (default: an SDL2 window\n"
+        "                         when a display is available, else none)\n"
+        "  -frames DIR            write every new frame to DIR as a PNG\n"
+        "  -monitor stdio|unix:PATH  the monitor (screendump, info display,\n"
+        "                         quit)\n"
         "  -vram SIZE             g84: VRAM size (e.g. 256M, 1G; default 256M)\n"
         "  -qemu PATH             g84: the QEMU to start (qemu-system-x86_64)\n"
         "  -guest                 g84: boot gemu's guest (Debian kernel,\n"
@@ -75,6 +78,8 @@ int main(int argc, char **argv)
         { "scene", required_argument, NULL, 'S' },
         { "screendump", required_argument, NULL, 'P' },
         { "display", required_argument, NULL, 'I' },
+        { "frames", required_argument, NULL, 'F' },
+        { "monitor", required_argument, NULL, 'O' },
         { "vram", required_argument, NULL, 'R' },
         { "qemu", required_argument, NULL, 'Q' },
         { "guest", no_argument, NULL, 'G' },
@@ -99,6 +104,12 @@ int main(int argc, char **argv)
             break;
         case 'I':
             opts.display = optarg;
+            break;
+        case 'F':
+            opts.frames = optarg;
+            break;
+        case 'O':
+            opts.monitor = optarg;
             break;
         case 'R':
             opts.vram = optarg;

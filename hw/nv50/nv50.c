@@ -269,6 +269,7 @@ static bool nv50_realize(DeviceState *dev, GError **errp)
     pci_config_commit_reset(pci);
     nv50_ptimer_init(s);
     nv50_pdisplay_init(s);
+    nv50_scanout_init(s);
     nv50_pdisplay_reset(s);
     return true;
 }
@@ -295,6 +296,7 @@ static void nv50_unrealize(DeviceState *dev)
 
     nv50_ptimer_fini(s);
     nv50_pdisplay_fini(s);
+    nv50_scanout_fini(s);
     for (size_t i = 0; i < s->num_blocks; i++) {
         memory_region_destroy(&s->blocks[i].mr);
     }

@@ -132,3 +132,41 @@ bool nv50_screendump(NV50State *s, int head, const char *path, char **err)
     return nv50_scanout_surface(s, head, &surf, err) &&
            display_png_write(&surf, path, err);
 }
+
+/* --- per-head consoles (being written: see nv50_scanout_vblank) --- */
+
+typedef struct NV50Scanout {
+    DisplayConsole *con[2];
+} NV50Scanout;
+
+void nv50_scanout_init(NV50State *s)
+{
+    s->scanout = g_new0(NV50Scanout, 1);
+}
+
+void nv50_scanout_fini(NV50State *s)
+{
+    g_clear_pointer(&s->scanout, g_free);
+}
+
+void nv50_scanout_set_console(NV50State *s, int head, DisplayConsole *con)
+{
+    if (head >= 0 && head < 2) {
+        s->scanout->con[head] = con;
+    }
+}
+
+void nv50_scanout_vblank(NV50State *s, int head)
+{
+    DisplaySurface surf;
+    g_autofree char *err = NULL;
+    DisplayConsole *con;
+
+    if (head < 0 || head > 1 || !(con = s->scanout->con[head])) {
+        return;
+    }
+    if (nv50_scanout_surface(s, head, &surf, &err)) {
+        display_console_set_surface(con, &surf);
+        display_console_frame(con);
+    }
+}

@@ -195,6 +195,7 @@ struct NV50State {
     NV50VGA vga;
     NV50NVIO nvio;
     NV50PDisplay *pdisp;        /* large: allocated at realize */
+    struct NV50Scanout *scanout;    /* scanout.c: per-head consoles */
     GHashTable *plain_regs;     /* plain RW units: addr -> value */
 };
 
@@ -319,6 +320,17 @@ bool nv50_scanout_surface(NV50State *s, int head,
                           struct DisplaySurface *out, char **err);
 /* Write that surface as a PNG (-screendump); false with *err set. */
 bool nv50_screendump(NV50State *s, int head, const char *path, char **err);
+struct DisplayConsole;
+void nv50_scanout_init(NV50State *s);
+void nv50_scanout_fini(NV50State *s);
+/* Show head @head on @con (NULL: detach); the console is not owned. */
+void nv50_scanout_set_console(NV50State *s, int head,
+                              struct DisplayConsole *con);
+/*
+ * Vertical blank of head @head (pdisplay.c's refresh timer): read the
+ * armed surface from VRAM and hand what changed to the head's console.
+ */
+void nv50_scanout_vblank(NV50State *s, int head);
 
 void nv50_pdisplay_init(NV50State *s);
 void nv50_pdisplay_reset(NV50State *s);
