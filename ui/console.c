@@ -15,6 +15,7 @@ struct DisplayConsole {
     bool has_surface;
     DisplaySurface surface;
     uint64_t frames;
+    char *info;                 /* the device's description of the mode */
 };
 
 static const struct {
@@ -151,6 +152,7 @@ void display_console_free(DisplayConsole *con)
         }
     }
     g_ptr_array_free(con->listeners, TRUE);
+    g_free(con->info);
     g_free(con->name);
     g_free(con);
 }
@@ -158,6 +160,17 @@ void display_console_free(DisplayConsole *con)
 const char *display_console_name(const DisplayConsole *con)
 {
     return con->name;
+}
+
+void display_console_set_info(DisplayConsole *con, const char *info)
+{
+    g_free(con->info);
+    con->info = g_strdup(info);
+}
+
+const char *display_console_info(const DisplayConsole *con)
+{
+    return con->info;
 }
 
 void display_console_add_listener(DisplayConsole *con, DisplayListener *dl)

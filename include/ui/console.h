@@ -74,6 +74,15 @@ DisplayConsole *display_console_new(const char *name);
 void display_console_free(DisplayConsole *con);
 const char *display_console_name(const DisplayConsole *con);
 
+/*
+ * The device's one-line description of what the console shows (for the
+ * monitor's "info display"), e.g. "1024x768 XRGB8888 linear, VRAM
+ * 0x50000, pitch 4096"; NULL clears it.  Copied.
+ */
+void display_console_set_info(DisplayConsole *con, const char *info);
+/* The description, or NULL. */
+const char *display_console_info(const DisplayConsole *con);
+
 /* Register @dl (the console takes ownership). */
 void display_console_add_listener(DisplayConsole *con, DisplayListener *dl);
 
