@@ -1,0 +1,100 @@
+/*
+ * The human monitor: a QEMU-HMP-like command line ("(gemu) " prompt) on
+ * standard input/output or on a UNIX socket, for looking at a running
+ * machine (info display, screendump) and ending it (quit).
+ *
+ * It knows no machine: the machine hands it MonitorOps (its display
+ * consoles and a way to quit) and drives it from its own poll() loop --
+ * no threads.  See docs/devel/monitor.md (API) and docs/monitor.md
+ * (commands).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef MONITOR_MONITOR_H
+#define MONITOR_MONITOR_H
+
+#include "gemu/osdep.h"
+#include "ui/console.h"
+
+#include <poll.h>
+
+typedef struct Monitor Monitor;
+
+typedef struct MonitorOps {
+    /*
+     * Display console @index (0, 1, ...), or NULL past the last one.
+     * Asked afresh by every command, so consoles may come and go.
+     * NULL hook: the machine has no display.
+     */
+    DisplayConsole *(*console)(void *opaque, int index);
+    /*
+     * The user asked the machine to end ("quit").  Called from
+     * monitor_dispatch(); the machine should leave its main loop soon
+     * and then call monitor_free().  NULL hook: "quit" answers an error.
+     */
+    void (*quit)(void *opaque);
+} MonitorOps;
+
+/* monitor_pollfds() never fills more entries than this. */
+#define MONITOR_MAX_POLLFDS 2
+
+/* Longest command line accepted, in bytes, without its line end. */
+#define MONITOR_LINE_MAX 4096
+
+/*
+ * A monitor on @spec:
+ *   "stdio"             commands from stdin, answers on stdout;
+ *   "unix:PATH[,OPT]*"  a listening UNIX socket at PATH (QEMU's spelling:
+ *                       OPT "server", "server=on", "nowait", "wait=off"
+ *                       are accepted and change nothing -- gemu always
+ *                       listens and never waits; ",," in PATH is a comma);
+ *   "none"              no monitor (polls nothing).
+ * A stale socket file at PATH (nobody listening) is replaced; any other
+ * file, or a socket somebody is listening on, is refused.  @ops and
+ * @opaque must outlive the monitor.  NULL with *err (g_free) on error.
+ */
+Monitor *monitor_new(const char *spec, const MonitorOps *ops, void *opaque,
+                     char **err);
+
+/*
+ * A monitor reading @in_fd and answering on @out_fd (may be the same
+ * fd, e.g. one end of a socketpair), as "stdio" does with 0 and 1.  The
+ * fds stay the caller's: monitor_free() does not close them.  For tests
+ * and embedding.
+ */
+Monitor *monitor_new_fds(int in_fd, int out_fd, const MonitorOps *ops,
+                         void *opaque);
+
+/*
+ * Close the monitor: pending output is written if that can be done
+ * without blocking, a client is disconnected, and the socket file the
+ * monitor created is removed.  NULL is fine.
+ */
+void monitor_free(Monitor *mon);
+
+/*
+ * Fill @fds (room for @max entries; MONITOR_MAX_POLLFDS is always
+ * enough) with what the monitor waits for; returns how many were
+ * filled.  Call before every poll(): the set changes as clients come
+ * and go and output is queued.
+ */
+int monitor_pollfds(Monitor *mon, struct pollfd *fds, int max);
+
+/*
+ * Handle what poll() reported.  @fds/@n may be the machine's whole
+ * array: entries whose fd is not the monitor's are ignored.  Reads,
+ * runs the commands whose lines are complete, writes; never blocks.
+ * May call ops->quit.
+ */
+void monitor_dispatch(Monitor *mon, const struct pollfd *fds, int n);
+
+/* True once "quit" ran (the machine may check this instead of a flag). */
+bool monitor_quit_requested(const Monitor *mon);
+
+/*
+ * Where the monitor listens, for messages ("stdio", "unix:PATH",
+ * "none", "fd:IN,OUT").
+ */
+const char *monitor_describe(const Monitor *mon);
+
+#endif
