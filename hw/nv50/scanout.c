@@ -1,128 +1,688 @@
 /*
- * nv50 scanout: the surface a head shows, as a ui/ DisplaySurface over
- * VRAM, and the -screendump PNG made from it: the base channel's image
- * (cl507c SURFACE_SET_OFFSET/SIZE/STORAGE/PARAMS and SET_CONTEXT_DMA_ISO)
- * when one is armed -- nouveau's console lives there -- else the core
- * channel's head surface (cl507d HEAD_SET_OFFSET/SIZE/STORAGE/PARAMS/
- * CONTEXT_DMA_ISO; nouveau's is the whole mode at VRAM offset 0,
- * head507d_core_calc).  Overlays are not composed.
+ * nv50 scanout: what a head shows, converted from VRAM into a host image
+ * for ui/ (a DisplayConsole per head, fed at vblank) and -screendump.
  *
- * UNVERIFIED: the ISO context DMA is taken to start at VRAM 0 (nouveau's
- * core VRAM ctxdma does); its object is not looked up.
+ * The head shows the base channel's image (cl507c SURFACE_SET_OFFSET/
+ * SIZE/STORAGE/PARAMS, SET_CONTEXT_DMA_ISO 0xc0) when one is armed --
+ * nouveau's console lives there -- else the core channel's head surface
+ * (cl507d HEAD_SET_OFFSET/SIZE/STORAGE/PARAMS/CONTEXT_DMA_ISO at
+ * 0x860/0x868/0x86c/0x870/0x874 + head * 0x400; nouveau's is the whole
+ * mode at VRAM 0, pitch ALIGN(w, 64) * 4, head507d.c:246-276).  Overlays
+ * and the cursor are not composed; the viewport (VIEWPORT_POINT_IN/
+ * SIZE_IN) is not applied: the whole surface is shown.
+ *
+ * Facts, and where they come from (Linux 6.1 nouveau; envytools):
+ * - Methods (cl507c.h:110-164, cl507d.h:224-280): OFFSET = byte address
+ *   >> 8; SIZE WIDTH 14:0, HEIGHT 30:16; STORAGE BLOCK_HEIGHT 3:0 (log2
+ *   GOBs, ONE_GOB..THIRTYTWO_GOBS = 0..5), PITCH 17:8, MEMORY_LAYOUT
+ *   20 (1 PITCH, 0 BLOCKLINEAR); PARAMS FORMAT 15:8.
+ * - PITCH: bytes >> 8 for pitch layout, but the number of 64-byte GOB
+ *   columns (fb pitch / 64) for block-linear: wndw.c:296-308 sets
+ *   blocks = pitches[0] / 64 and pitch = 0 and head507d/base507c OR both
+ *   into the PITCH field.  BLOCK_HEIGHT is the BO's tile_mode on
+ *   chipsets < 0xc0 (wndw.c:298-301).
+ * - Formats (cl507c.h:129-137, wndw.c:229-262 DRM -> EVO, envytools
+ *   docs/hw/memory/g80-surface.rst colour formats, components listed
+ *   from the LSB of a little-endian element): 0xcf A8R8G8B8 = BGRA
+ *   (bytes B, G, R, A: DRM XRGB/ARGB8888); 0xd5 A8B8G8R8 = RGBA (bytes
+ *   R, G, B, A: DRM XBGR/ABGR8888); 0xe8 R5G6B5 = B 4:0, G 10:5, R 15:11
+ *   (DRM RGB565); 0xe9 A1R5G5B5 = B 4:0, G 9:5, R 14:10, A 15 (DRM
+ *   XRGB1555 and ARGB1555 alike); 0xd1 A2B10G10R10 = R 9:0, G 19:10,
+ *   B 29:20, A 31:30 (DRM XBGR/ABGR2101010); 0x1e I8 = an index into
+ *   the LUT.  The base layer is opaque: alpha is ignored.  0xca (FP16),
+ *   0x1f/0x2e (VOID16/32) are not shown (LOG_UNIMP).
+ * - Block-linear (g80-surface.rst "Blocklinear surfaces"): a GOB is 64
+ *   bytes x 4 rows on G80:GF100 (GF100+: 64 x 8), stored row after row
+ *   (256 bytes).  The display's blocks are 1 GOB wide and 1 << BLOCK_
+ *   HEIGHT GOBs high, GOBs stored top to bottom inside a block; blocks
+ *   are stored left to right, then rows of blocks top to bottom, PITCH
+ *   blocks to a row.  So byte xb of row y is at
+ *     offset + (y / (4 << bh)) * pitch_gobs * (256 << bh)
+ *            + (xb / 64) * (256 << bh) + (y % (4 << bh)) / 4 * 256
+ *            + (y % 4) * 64 + xb % 64.
+ *   That is the layout seen through the VM with the right storage type;
+ *   the storage-type dependent reordering below it (partitions, banks)
+ *   is invisible to every gemu unit, since VRAM is one flat array.
+ * - LUT: cl507d HEAD_SET_BASE_LUT_LO 0x840 (ENABLE 31, MODE 30: 0 LORES,
+ *   1 HIRES, ORIGIN 7:2), HEAD_SET_BASE_LUT_HI 0x844 (ORIGIN = address
+ *   >> 8); G84's 827d adds HEAD_SET_CONTEXT_DMA_LUT 0x85c (head827d.c:
+ *   128-146).  nouveau enables it with the core's VRAM ctxdma for a
+ *   256-entry gamma blob, LORES for 8 bpp and HIRES otherwise
+ *   (head507d.c:330-343), and writes head507d_olut_load's layout:
+ *   8-byte entries of u16 R, G, B, each an 11-bit value << 3, plus a
+ *   copy of the last entry "for the INTERPOLATE modes" (head507d.c:313-
+ *   328; 257 entries on < GF110, lut.c).  Base channel SET_BASE_LUT_LO
+ *   0xe0: ENABLE 31:30 (0 DISABLE, 1 USE_CORE_LUT, 3 ENABLE), MODE 29,
+ *   ORIGIN 7:2; HI at 0xe4 (cl507c.h:93-101, rnndb display/nv_evo.xml);
+ *   nouveau sets USE_CORE_LUT on the visible base (base507c_xlut_set).
+ * - Context DMAs: the surface is at the ISO ctxdma's start + OFFSET and
+ *   must end within its limit (and within VRAM); handles are resolved by
+ *   pdisplay's nv50_evo_ctxdma in the owning channel (core 0, base 1 +
+ *   head).  The LUT is read through the core's HEAD_SET_CONTEXT_DMA_LUT
+ *   (827d 0x85c; the base's own through its DMA_LUT_HANDLE 0xfc).
+ *
+ * UNVERIFIED:
+ * - A LUT enabled with no LUT ctxdma (handle 0: cl507d has no such
+ *   method) is read at VRAM offset 0 + origin.  ISO ctxdmas targeting
+ *   guest memory are not shown (LOG_UNIMP).
+ * - LUT entries are read as 14-bit unsigned fractions (bits 13:0, 0x3fff
+ *   = full scale, larger values clamp); the LUT origin is HI << 8 |
+ *   (LO & 0xfc).  8-bit components (and I8 indices) select entry c in
+ *   either mode; 5/6-bit components are widened to 8 bits by bit
+ *   replication first; 10-bit components select entry c >> 2 (LORES) or
+ *   interpolate towards entry (c >> 2) + 1 by (c & 3) / 4 (HIRES).
+ *   envytools (nv_evo.xml) says LORES ignores the first and last 64
+ *   entries and interpolates the middle 128; nouveau's working 8 bpp
+ *   path (LORES, entry i for index i) is followed instead.
+ * - Without a LUT, 10-bit components are truncated to 8 bits (c >> 2).
+ * - A base channel with SET_BASE_LUT_LO ENABLE = DISABLE shows direct
+ *   colour without the core's LUT; ENABLE uses its own LUT at 0xe0/0xe4;
+ *   value 2 is taken as DISABLE.  The core's OUTPUT_LUT is not applied.
+ * - I8 without a LUT is an error (nouveau: "the HW error-checks for
+ *   this", wndw.c:375-392).
+ *
+ * Console protocol, per vblank of a head with a console: a new surface
+ * (display_console_set_surface) on the first frame, after the head showed
+ * nothing, or when the size or source format changes, followed by a
+ * whole-surface update and a frame; otherwise the rows whose VRAM bytes
+ * differ from the previous vblank's are converted and one update with
+ * their bounding rectangle is sent, then display_console_frame -- frames
+ * are only counted when something changed, so a listener that writes a
+ * file per frame writes nothing while the picture stands still.  A LUT
+ * change redraws everything.  With no valid surface the console gets a
+ * NULL surface (once) and the reason is logged once.
  *
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/log.h"
 #include "hw/nv50/nv50.h"
+#include "hw/nv50/scanout.h"
 #include "ui/console.h"
 
 #define CORE_HEAD_MTHD(h, m)    (0x800 + (h) * 0x400 + (m))
+#define HEAD_SET_BASE_LUT_LO    0x040   /* ENABLE 31, MODE 30, ORIGIN 7:2 */
+#define HEAD_SET_BASE_LUT_HI    0x044   /* ORIGIN: address >> 8 */
 #define HEAD_SET_OFFSET         0x060   /* ORIGIN 31:0, bytes >> 8 */
 #define HEAD_SET_SIZE           0x068   /* WIDTH 14:0, HEIGHT 30:16 */
-#define HEAD_SET_STORAGE        0x06c   /* PITCH 17:8 (>> 8), LAYOUT 20 */
+#define HEAD_SET_STORAGE        0x06c   /* BH 3:0, PITCH 17:8, LAYOUT 20 */
 #define HEAD_SET_PARAMS         0x070   /* FORMAT 15:8 */
 #define HEAD_SET_CTXDMA_ISO     0x074   /* 0: no surface */
+#define HEAD_SET_CTXDMA_LUT     0x05c   /* 827d */
 
 /* base channel (cl507c), surface 0 */
 #define BASE_SET_CTXDMA_ISO     0x0c0   /* 0: no image */
+#define BASE_SET_BASE_LUT_LO    0x0e0   /* ENABLE 31:30, MODE 29 */
+#define BASE_SET_BASE_LUT_HI    0x0e4
+#define BASE_SET_CTXDMA_LUT     0x0fc   /* 827c (rnndb DMA_LUT_HANDLE) */
 #define BASE_SURFACE_SET_OFFSET 0x800
 #define BASE_SURFACE_SET_SIZE   0x808
 #define BASE_SURFACE_SET_STORAGE 0x80c
 #define BASE_SURFACE_SET_PARAMS 0x810
 
 #define STORAGE_LAYOUT_PITCH    (1u << 20)
-#define FORMAT_A8R8G8B8         0xcf
-#define FORMAT_X8R8G8B8         0xe6    /* UNVERIFIED for the head */
 
-/* Where a channel keeps the five methods that describe a surface. */
-typedef struct SurfaceMethods {
-    unsigned offset, size, storage, params, ctxdma;
-} SurfaceMethods;
+#ifndef NV50_HEADS
+#define NV50_HEADS              2
+#endif
 
-/* The surface described by armed methods @m of @armed, for head @head. */
-static bool armed_surface(NV50State *s, const uint32_t *armed,
-                          const SurfaceMethods *m, int head,
-                          DisplaySurface *out, char **err)
+/* --- the pure conversion --- */
+
+/*
+ * Each component as a 10-bit value (8-bit ones << 2) -> the 8 bits shown:
+ * the LUT resolved once per frame, or the identity.
+ */
+typedef struct ColourMap {
+    uint8_t c[3][1024];         /* R, G, B */
+} ColourMap;
+
+static const struct {
+    unsigned format;
+    unsigned bpp;
+    const char *name;
+} formats[] = {
+    { NV50_SURFACE_A8R8G8B8, 4, "XRGB8888" },
+    { NV50_SURFACE_A8B8G8R8, 4, "XBGR8888" },
+    { NV50_SURFACE_A2B10G10R10, 4, "XBGR2101010" },
+    { NV50_SURFACE_R5G6B5, 2, "RGB565" },
+    { NV50_SURFACE_A1R5G5B5, 2, "XRGB1555" },
+    { NV50_SURFACE_I8, 1, "I8" },
+};
+
+unsigned nv50_scanout_format_bpp(unsigned format)
 {
-    uint32_t size = armed[m->size >> 2];
-    uint32_t storage = armed[m->storage >> 2];
-    uint32_t params = armed[m->params >> 2];
-    uint64_t offset = (uint64_t)armed[m->offset >> 2] << 8;
-    uint32_t fmt;
-    uint64_t need;
+    for (size_t i = 0; i < ARRAY_SIZE(formats); i++) {
+        if (formats[i].format == format) {
+            return formats[i].bpp;
+        }
+    }
+    return 0;
+}
 
-    memset(out, 0, sizeof(*out));
-    out->width = size & 0x7fff;
-    out->height = (size >> 16) & 0x7fff;
-    out->pitch = ((storage >> 8) & 0x3ff) << 8;
-    if (!armed[m->ctxdma >> 2] || !out->width || !out->height) {
-        *err = g_strdup_printf("no scanout surface armed on head %d (the "
-                               "guest has not set a mode)", head);
+const char *nv50_scanout_format_name(unsigned format)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(formats); i++) {
+        if (formats[i].format == format) {
+            return formats[i].name;
+        }
+    }
+    return NULL;
+}
+
+/* A LUT entry (14-bit fraction, UNVERIFIED) as 8 bits, rounded. */
+static uint8_t lut_out8(uint32_t e)
+{
+    if (e > 0x3fff) {
+        e = 0x3fff;
+    }
+    return (e * 255 + 0x1fff) / 0x3fff;
+}
+
+static void colour_map_build(ColourMap *m, const NV50ScanoutLut *lut)
+{
+    for (unsigned v = 0; v < 1024; v++) {
+        unsigned i = v >> 2, f = v & 3;
+
+        for (int ch = 0; ch < 3; ch++) {
+            uint32_t e;
+
+            if (!lut) {
+                m->c[ch][v] = v >> 2;
+                continue;
+            }
+            e = lut->entry[i][ch];
+            if (lut->hires && f) {
+                int32_t next = lut->entry[i + 1][ch];
+
+                e = (int32_t)e + ((next - (int32_t)e) * (int32_t)f) / 4;
+            }
+            m->c[ch][v] = lut_out8(e);
+        }
+    }
+}
+
+/* Bytes of one row that the head reads: width * bpp. */
+static uint64_t row_len(const NV50ScanoutDesc *d)
+{
+    return (uint64_t)d->width * nv50_scanout_format_bpp(d->format);
+}
+
+/* VRAM address of the first byte of row @y (block-linear: of GOB 0). */
+static uint64_t row_addr(const NV50ScanoutDesc *d, uint32_t y)
+{
+    uint64_t rows_per_block, block_bytes;
+
+    if (!d->block_linear) {
+        return d->offset + (uint64_t)d->pitch * y;
+    }
+    rows_per_block = (uint64_t)NV50_GOB_HEIGHT << d->block_height;
+    block_bytes = (uint64_t)NV50_GOB_SIZE << d->block_height;
+    return d->offset + y / rows_per_block * (d->pitch / NV50_GOB_WIDTH) *
+           block_bytes + y % rows_per_block / NV50_GOB_HEIGHT * NV50_GOB_SIZE
+           + y % NV50_GOB_HEIGHT * NV50_GOB_WIDTH;
+}
+
+/* One past the last byte the head reads (@d checked but for its end). */
+static uint64_t surface_end(const NV50ScanoutDesc *d)
+{
+    uint64_t len = row_len(d), gob;
+
+    if (!d->block_linear) {
+        return row_addr(d, d->height - 1) + len;
+    }
+    /* the last row's last GOB, as far as the row reaches into it */
+    gob = (len - 1) / NV50_GOB_WIDTH;
+    return row_addr(d, d->height - 1) +
+           gob * ((uint64_t)NV50_GOB_SIZE << d->block_height) +
+           (len - gob * NV50_GOB_WIDTH);
+}
+
+bool nv50_scanout_check(const NV50ScanoutDesc *d, uint64_t vram_size,
+                        char **err)
+{
+    unsigned bpp = nv50_scanout_format_bpp(d->format);
+    uint64_t len, end;
+
+    if (!d->width || !d->height) {
+        *err = g_strdup_printf("empty surface (%ux%u)", d->width, d->height);
         return false;
     }
-    if (!(storage & STORAGE_LAYOUT_PITCH)) {
-        *err = g_strdup_printf("head %d scans out a block-linear surface "
-                               "(not supported yet)", head);
+    if (!bpp) {
+        *err = g_strdup_printf("surface format 0x%02x is not one the head "
+                               "can show", d->format);
         return false;
     }
-    fmt = (params >> 8) & 0xff;
-    if (fmt != FORMAT_A8R8G8B8 && fmt != FORMAT_X8R8G8B8) {
-        *err = g_strdup_printf("head %d scanout format 0x%02x is not "
-                               "supported (only A8R8G8B8/X8R8G8B8)",
-                               head, fmt);
+    if (d->format == NV50_SURFACE_I8 && !d->lut) {
+        *err = g_strdup("I8 surface without a LUT");
         return false;
     }
-    /* scanout ignores alpha: bytes B, G, R, x in VRAM */
-    out->format = DISPLAY_FORMAT_BGRX8888;
-    out->addr = offset;
-    if (out->pitch < out->width * 4u) {
-        *err = g_strdup_printf("head %d pitch %u is less than %u x 4 bytes",
-                               head, out->pitch, out->width);
+    len = row_len(d);
+    if (d->pitch < len) {
+        *err = g_strdup_printf("pitch %u is less than %u x %u bytes",
+                               d->pitch, d->width, bpp);
         return false;
     }
-    need = offset + (uint64_t)out->pitch * (out->height - 1) +
-           out->width * 4u;
-    if (need > s->vram_size) {
-        *err = g_strdup_printf("head %d surface %ux%u at 0x%" PRIx64
-                               " ends beyond VRAM (%" PRIu64 " MiB)", head,
-                               out->width, out->height, offset,
-                               s->vram_size >> 20);
+    if (d->block_linear) {
+        if (d->block_height > NV50_BLOCK_HEIGHT_MAX) {
+            *err = g_strdup_printf("block height %u (at most %u: 32 GOBs)",
+                                   d->block_height, NV50_BLOCK_HEIGHT_MAX);
+            return false;
+        }
+        if (d->pitch % NV50_GOB_WIDTH) {
+            *err = g_strdup_printf("block-linear pitch %u is not a whole "
+                                   "number of 64-byte GOBs", d->pitch);
+            return false;
+        }
+    }
+    end = surface_end(d);
+    if (end > vram_size) {
+        *err = g_strdup_printf("%ux%u %s surface at 0x%" PRIx64 " ends at "
+                               "0x%" PRIx64 ", beyond VRAM (%" PRIu64
+                               " MiB)", d->width, d->height,
+                               d->block_linear ? "block-linear" :
+                               "pitch-linear", d->offset, end,
+                               vram_size >> 20);
         return false;
     }
-    out->data = s->vram + offset;
     return true;
+}
+
+/*
+ * The bytes of row @y: a pointer into VRAM (pitch-linear) or the row
+ * gathered GOB by GOB into @scratch (row_len bytes).  @d is checked.
+ */
+static const uint8_t *row_bytes(const uint8_t *vram, const NV50ScanoutDesc *d,
+                                uint32_t y, uint8_t *scratch)
+{
+    uint64_t len = row_len(d), addr = row_addr(d, y);
+    uint64_t block_bytes = (uint64_t)NV50_GOB_SIZE << d->block_height;
+
+    if (!d->block_linear) {
+        return vram + addr;
+    }
+    for (uint64_t x = 0; x < len; x += NV50_GOB_WIDTH) {
+        memcpy(scratch + x, vram + addr,
+               MIN((uint64_t)NV50_GOB_WIDTH, len - x));
+        addr += block_bytes;
+    }
+    return scratch;
+}
+
+/* Widen a 5- or 6-bit component to 8 bits, then to the 10-bit index. */
+#define X5(v)   ((((v) << 3) | ((v) >> 2)) << 2)
+#define X6(v)   ((((v) << 2) | ((v) >> 4)) << 2)
+
+/*
+ * Convert @n pixels of @format at @src into BGRX at @dst.  @identity: no
+ * LUT, which lets XRGB8888 skip the map.
+ */
+static void convert_span(unsigned format, const ColourMap *m, bool identity,
+                         const uint8_t *src, uint8_t *dst, uint32_t n)
+{
+    const uint8_t *r = m->c[0], *g = m->c[1], *b = m->c[2];
+
+    switch (format) {
+    case NV50_SURFACE_A8R8G8B8:
+        if (identity) {
+            for (uint32_t i = 0; i < n; i++, src += 4, dst += 4) {
+                dst[0] = src[0];
+                dst[1] = src[1];
+                dst[2] = src[2];
+                dst[3] = 0xff;
+            }
+            break;
+        }
+        for (uint32_t i = 0; i < n; i++, src += 4, dst += 4) {
+            dst[0] = b[src[0] << 2];
+            dst[1] = g[src[1] << 2];
+            dst[2] = r[src[2] << 2];
+            dst[3] = 0xff;
+        }
+        break;
+    case NV50_SURFACE_A8B8G8R8:
+        for (uint32_t i = 0; i < n; i++, src += 4, dst += 4) {
+            dst[0] = b[src[2] << 2];
+            dst[1] = g[src[1] << 2];
+            dst[2] = r[src[0] << 2];
+            dst[3] = 0xff;
+        }
+        break;
+    case NV50_SURFACE_A2B10G10R10:
+        for (uint32_t i = 0; i < n; i++, src += 4, dst += 4) {
+            uint32_t v = src[0] | src[1] << 8 | src[2] << 16 |
+                         (uint32_t)src[3] << 24;
+
+            dst[0] = b[(v >> 20) & 0x3ff];
+            dst[1] = g[(v >> 10) & 0x3ff];
+            dst[2] = r[v & 0x3ff];
+            dst[3] = 0xff;
+        }
+        break;
+    case NV50_SURFACE_R5G6B5:
+        for (uint32_t i = 0; i < n; i++, src += 2, dst += 4) {
+            unsigned v = src[0] | src[1] << 8;
+
+            dst[0] = b[X5(v & 0x1f)];
+            dst[1] = g[X6((v >> 5) & 0x3f)];
+            dst[2] = r[X5(v >> 11)];
+            dst[3] = 0xff;
+        }
+        break;
+    case NV50_SURFACE_A1R5G5B5:
+        for (uint32_t i = 0; i < n; i++, src += 2, dst += 4) {
+            unsigned v = src[0] | src[1] << 8;
+
+            dst[0] = b[X5(v & 0x1f)];
+            dst[1] = g[X5((v >> 5) & 0x1f)];
+            dst[2] = r[X5((v >> 10) & 0x1f)];
+            dst[3] = 0xff;
+        }
+        break;
+    case NV50_SURFACE_I8:
+        for (uint32_t i = 0; i < n; i++, src++, dst += 4) {
+            dst[0] = b[src[0] << 2];
+            dst[1] = g[src[0] << 2];
+            dst[2] = r[src[0] << 2];
+            dst[3] = 0xff;
+        }
+        break;
+    default:
+        g_assert_not_reached();     /* nv50_scanout_check refused it */
+    }
+}
+
+bool nv50_scanout_convert(const uint8_t *vram, uint64_t vram_size,
+                          const NV50ScanoutDesc *d, uint8_t *dst,
+                          uint32_t dst_pitch, char **err)
+{
+    g_autofree ColourMap *map = NULL;
+    g_autofree uint8_t *scratch = NULL;
+
+    if (!nv50_scanout_check(d, vram_size, err)) {
+        return false;
+    }
+    map = g_new(ColourMap, 1);
+    colour_map_build(map, d->lut);
+    if (d->block_linear) {
+        scratch = g_malloc(row_len(d));
+    }
+    for (uint32_t y = 0; y < d->height; y++) {
+        convert_span(d->format, map, !d->lut, row_bytes(vram, d, y, scratch),
+                     dst + (size_t)y * dst_pitch, d->width);
+    }
+    return true;
+}
+
+bool nv50_scanout_lut_read(const uint8_t *vram, uint64_t vram_size,
+                           uint64_t addr, bool hires, NV50ScanoutLut *lut,
+                           char **err)
+{
+    if (addr > vram_size || vram_size - addr < NV50_LUT_BYTES) {
+        *err = g_strdup_printf("LUT at 0x%" PRIx64 " runs beyond VRAM "
+                               "(%" PRIu64 " MiB)", addr, vram_size >> 20);
+        return false;
+    }
+    lut->hires = hires;
+    for (unsigned i = 0; i < NV50_LUT_ENTRIES; i++) {
+        const uint8_t *p = vram + addr + i * NV50_LUT_ENTRY_SIZE;
+
+        for (int ch = 0; ch < 3; ch++) {
+            lut->entry[i][ch] = p[ch * 2] | p[ch * 2 + 1] << 8;
+        }
+    }
+    return true;
+}
+
+/* --- the card side: the armed surface of a head --- */
+
+typedef enum ScanoutState {
+    SCANOUT_OK,
+    SCANOUT_OFF,            /* nothing armed: no mode set */
+    SCANOUT_GUEST_ERROR,    /* armed, but not something a G84 shows */
+    SCANOUT_UNIMP,          /* a real format gemu does not convert */
+} ScanoutState;
+
+typedef struct NV50ScanoutHead {
+    DisplayConsole *con;        /* not owned */
+    bool shown;                 /* con's surface is @image */
+    uint32_t width, height;     /* of @image */
+    unsigned format;            /* source format @shadow holds */
+    uint8_t *image;             /* BGRX8888, width * 4 bytes a row */
+    uint8_t *shadow;            /* last vblank's source rows, packed */
+    uint8_t *scratch;           /* a gathered block-linear row */
+    ColourMap map;              /* the LUT @image was converted with */
+    bool identity;
+    NV50ScanoutLut lut;
+    char *why;                  /* why nothing is shown (logged once) */
+    char *info;
+    uint8_t *dump;              /* nv50_scanout_surface's image */
+} NV50ScanoutHead;
+
+typedef struct NV50Scanout {
+    NV50ScanoutHead head[NV50_HEADS];
+} NV50Scanout;
+
+/*
+ * Context DMA @handle of EVO channel @chid (@what names it for messages):
+ * its VRAM start and end (one past its limit).
+ */
+static ScanoutState ctxdma(NV50State *s, int head, int chid,
+                           uint32_t handle, const char *what,
+                           uint64_t *start, uint64_t *end, char **err)
+{
+    uint64_t limit;
+    bool vram;
+
+    if (!nv50_evo_ctxdma(s, chid, handle, start, &limit, &vram)) {
+        *err = g_strdup_printf("head %d: %s context DMA 0x%08x is not "
+                               "bound in the display RAMHT", head, what,
+                               handle);
+        return SCANOUT_GUEST_ERROR;
+    }
+    if (!vram) {
+        *err = g_strdup_printf("head %d: %s context DMA 0x%08x is in guest "
+                               "memory (not shown by gemu)", head, what,
+                               handle);
+        return SCANOUT_UNIMP;
+    }
+    *end = limit + 1;
+    return SCANOUT_OK;
+}
+
+/* The LUT that applies to @head's pixels, from the armed methods. */
+static ScanoutState armed_lut(NV50State *s, int head, bool base_image,
+                              NV50ScanoutLut *lut, bool *enabled,
+                              char **err)
+{
+    const uint32_t *core = s->pdisp->chan[0].armed;
+    uint32_t lo = core[CORE_HEAD_MTHD(head, HEAD_SET_BASE_LUT_LO) >> 2];
+    uint32_t hi = core[CORE_HEAD_MTHD(head, HEAD_SET_BASE_LUT_HI) >> 2];
+    uint32_t dma = core[CORE_HEAD_MTHD(head, HEAD_SET_CTXDMA_LUT) >> 2];
+    int chid = 0;
+    bool on = lo & (1u << 31), hires = lo & (1u << 30);
+    uint64_t start = 0, end = s->vram_size, addr;
+    g_autofree char *why = NULL;
+    ScanoutState st;
+
+    if (base_image) {
+        const uint32_t *base = s->pdisp->chan[1 + head].armed;
+        uint32_t blo = base[BASE_SET_BASE_LUT_LO >> 2];
+
+        switch (blo >> 30) {
+        case 1:                 /* USE_CORE_LUT */
+            break;
+        case 3:                 /* ENABLE: the base's own */
+            on = true;
+            hires = blo & (1u << 29);
+            lo = blo;
+            hi = base[BASE_SET_BASE_LUT_HI >> 2];
+            dma = base[BASE_SET_CTXDMA_LUT >> 2];
+            chid = 1 + head;
+            break;
+        default:                /* DISABLE */
+            on = false;
+            break;
+        }
+    }
+    *enabled = on;
+    if (!on) {
+        return SCANOUT_OK;
+    }
+    if (dma) {
+        st = ctxdma(s, head, chid, dma, "LUT", &start, &end, err);
+        if (st != SCANOUT_OK) {
+            return st;
+        }
+    }
+    addr = start + ((uint64_t)hi << 8 | (lo & 0xfc));
+    if (addr + NV50_LUT_BYTES > end) {
+        *err = g_strdup_printf("head %d: LUT at 0x%" PRIx64 " runs past its "
+                               "context DMA (limit 0x%" PRIx64 ")", head,
+                               addr, end - 1);
+        return SCANOUT_GUEST_ERROR;
+    }
+    if (!nv50_scanout_lut_read(s->vram, s->vram_size, addr, hires, lut,
+                               &why)) {
+        *err = g_strdup_printf("head %d: %s", head, why);
+        return SCANOUT_GUEST_ERROR;
+    }
+    return SCANOUT_OK;
+}
+
+/*
+ * The surface @head shows, from the armed state: the base image if one
+ * is armed, else the core's head surface.  @lut is where the LUT goes.
+ */
+static ScanoutState armed_desc(NV50State *s, int head, NV50ScanoutDesc *d,
+                               NV50ScanoutLut *lut, char **err)
+{
+    const uint32_t *a;
+    uint32_t size, storage, fmt, dma;
+    uint64_t start, end;
+    bool base_image, lut_on;
+    ScanoutState st;
+    g_autofree char *why = NULL;
+
+    if (head < 0 || head >= NV50_HEADS) {
+        *err = g_strdup_printf("no head %d (the G84 has heads 0 and 1)",
+                               head);
+        return SCANOUT_OFF;
+    }
+    base_image = s->pdisp->chan[1 + head].armed[BASE_SET_CTXDMA_ISO >> 2];
+    if (base_image) {
+        a = s->pdisp->chan[1 + head].armed;
+        dma = a[BASE_SET_CTXDMA_ISO >> 2];
+        d->offset = (uint64_t)a[BASE_SURFACE_SET_OFFSET >> 2] << 8;
+        size = a[BASE_SURFACE_SET_SIZE >> 2];
+        storage = a[BASE_SURFACE_SET_STORAGE >> 2];
+        fmt = (a[BASE_SURFACE_SET_PARAMS >> 2] >> 8) & 0xff;
+    } else {
+        a = s->pdisp->chan[0].armed;
+        dma = a[CORE_HEAD_MTHD(head, HEAD_SET_CTXDMA_ISO) >> 2];
+        if (!dma) {
+            *err = g_strdup_printf("no scanout surface armed on head %d "
+                                   "(the guest has not set a mode)", head);
+            return SCANOUT_OFF;
+        }
+        d->offset = (uint64_t)a[CORE_HEAD_MTHD(head, HEAD_SET_OFFSET) >> 2]
+                    << 8;
+        size = a[CORE_HEAD_MTHD(head, HEAD_SET_SIZE) >> 2];
+        storage = a[CORE_HEAD_MTHD(head, HEAD_SET_STORAGE) >> 2];
+        fmt = (a[CORE_HEAD_MTHD(head, HEAD_SET_PARAMS) >> 2] >> 8) & 0xff;
+    }
+    d->width = size & 0x7fff;
+    d->height = (size >> 16) & 0x7fff;
+    d->block_linear = !(storage & STORAGE_LAYOUT_PITCH);
+    d->block_height = storage & 0xf;
+    d->pitch = ((storage >> 8) & 0x3ff) *
+               (d->block_linear ? NV50_GOB_WIDTH : 256);
+    d->format = fmt;
+    d->lut = NULL;
+    if (!d->width || !d->height) {
+        *err = g_strdup_printf("no scanout surface armed on head %d "
+                               "(%s surface of %ux%u)", head,
+                               base_image ? "base" : "core",
+                               d->width, d->height);
+        return SCANOUT_OFF;
+    }
+    if (!nv50_scanout_format_bpp(fmt)) {
+        bool known = fmt == 0x1f || fmt == 0x2e || fmt == 0xca;
+
+        *err = g_strdup_printf("head %d scanout format 0x%02x %s", head, fmt,
+                               known ? "(VOID16/VOID32/RF16_GF16_BF16_AF16) "
+                               "is not shown by gemu" :
+                               "is not an EVO surface format");
+        return known ? SCANOUT_UNIMP : SCANOUT_GUEST_ERROR;
+    }
+    st = ctxdma(s, head, base_image ? 1 + head : 0, dma, "ISO", &start,
+                &end, err);
+    if (st != SCANOUT_OK) {
+        return st;
+    }
+    d->offset += start;
+    st = armed_lut(s, head, base_image, lut, &lut_on, err);
+    if (st != SCANOUT_OK) {
+        return st;
+    }
+    d->lut = lut_on ? lut : NULL;
+    if (!nv50_scanout_check(d, s->vram_size, &why)) {
+        *err = g_strdup_printf("head %d: %s", head, why);
+        return SCANOUT_GUEST_ERROR;
+    }
+    if (surface_end(d) > end) {
+        *err = g_strdup_printf("head %d: %ux%u surface at 0x%" PRIx64
+                               " runs past its context DMA (limit 0x%"
+                               PRIx64 ")", head, d->width, d->height,
+                               d->offset, end - 1);
+        return SCANOUT_GUEST_ERROR;
+    }
+    return SCANOUT_OK;
+}
+
+/* "1024x768 XRGB8888 pitch-linear, VRAM 0x50000, pitch 4096" */
+static char *describe(const NV50ScanoutDesc *d)
+{
+    g_autofree char *layout = d->block_linear ?
+        g_strdup_printf("block-linear (%u GOBs high)", 1u << d->block_height)
+        : g_strdup("pitch-linear");
+
+    return g_strdup_printf("%ux%u %s %s, VRAM 0x%" PRIx64 ", pitch %u%s",
+                           d->width, d->height,
+                           nv50_scanout_format_name(d->format), layout,
+                           d->offset, d->pitch, d->lut ? ", LUT" : "");
 }
 
 bool nv50_scanout_surface(NV50State *s, int head, DisplaySurface *out,
                           char **err)
 {
-    const SurfaceMethods core = {
-        CORE_HEAD_MTHD(head, HEAD_SET_OFFSET),
-        CORE_HEAD_MTHD(head, HEAD_SET_SIZE),
-        CORE_HEAD_MTHD(head, HEAD_SET_STORAGE),
-        CORE_HEAD_MTHD(head, HEAD_SET_PARAMS),
-        CORE_HEAD_MTHD(head, HEAD_SET_CTXDMA_ISO),
-    };
-    const SurfaceMethods base = {
-        BASE_SURFACE_SET_OFFSET, BASE_SURFACE_SET_SIZE,
-        BASE_SURFACE_SET_STORAGE, BASE_SURFACE_SET_PARAMS,
-        BASE_SET_CTXDMA_ISO,
-    };
+    NV50ScanoutHead *h;
+    NV50ScanoutDesc d;
+    g_autofree NV50ScanoutLut *lut = NULL;
 
-    if (head < 0 || head > 1) {
+    memset(out, 0, sizeof(*out));
+    if (head < 0 || head >= NV50_HEADS) {
         *err = g_strdup_printf("no head %d (the G84 has heads 0 and 1)",
                                head);
         return false;
     }
-    /*
-     * The base channel's image is what the head shows over the core
-     * surface (nouveau's console lives there); without one, the core's.
-     */
-    if (s->pdisp->chan[1 + head].armed[BASE_SET_CTXDMA_ISO >> 2]) {
-        return armed_surface(s, s->pdisp->chan[1 + head].armed, &base, head,
-                             out, err);
+    h = &s->scanout->head[head];
+    lut = g_new(NV50ScanoutLut, 1);
+    if (armed_desc(s, head, &d, lut, err) != SCANOUT_OK) {
+        return false;
     }
-    return armed_surface(s, s->pdisp->chan[0].armed, &core, head, out, err);
+    g_free(h->dump);
+    h->dump = g_malloc((size_t)d.width * d.height * 4);
+    if (!nv50_scanout_convert(s->vram, s->vram_size, &d, h->dump,
+                              d.width * 4, err)) {
+        return false;
+    }
+    out->data = h->dump;
+    out->addr = d.offset;
+    out->width = d.width;
+    out->height = d.height;
+    out->pitch = d.width * 4;
+    out->format = DISPLAY_FORMAT_BGRX8888;
+    return true;
 }
 
 bool nv50_screendump(NV50State *s, int head, const char *path, char **err)
@@ -133,40 +693,172 @@ bool nv50_screendump(NV50State *s, int head, const char *path, char **err)
            display_png_write(&surf, path, err);
 }
 
-/* --- per-head consoles (being written: see nv50_scanout_vblank) --- */
-
-typedef struct NV50Scanout {
-    DisplayConsole *con[2];
-} NV50Scanout;
-
 void nv50_scanout_init(NV50State *s)
 {
     s->scanout = g_new0(NV50Scanout, 1);
 }
 
+static void head_free_buffers(NV50ScanoutHead *h)
+{
+    g_clear_pointer(&h->image, g_free);
+    g_clear_pointer(&h->shadow, g_free);
+    g_clear_pointer(&h->scratch, g_free);
+    g_clear_pointer(&h->dump, g_free);
+    g_clear_pointer(&h->why, g_free);
+    g_clear_pointer(&h->info, g_free);
+}
+
 void nv50_scanout_fini(NV50State *s)
 {
+    if (!s->scanout) {
+        return;
+    }
+    for (int i = 0; i < NV50_HEADS; i++) {
+        head_free_buffers(&s->scanout->head[i]);
+    }
     g_clear_pointer(&s->scanout, g_free);
 }
 
 void nv50_scanout_set_console(NV50State *s, int head, DisplayConsole *con)
 {
-    if (head >= 0 && head < 2) {
-        s->scanout->con[head] = con;
+    NV50ScanoutHead *h;
+
+    if (head < 0 || head >= NV50_HEADS) {
+        return;
     }
+    h = &s->scanout->head[head];
+    h->con = con;
+    /* the next vblank starts afresh on this console */
+    h->shown = false;
+    g_clear_pointer(&h->why, g_free);
+    g_clear_pointer(&h->info, g_free);
+}
+
+static void head_set_info(NV50ScanoutHead *h, char *info)
+{
+    if (g_strcmp0(h->info, info)) {
+        display_console_set_info(h->con, info);
+        g_free(h->info);
+        h->info = info;
+    } else {
+        g_free(info);
+    }
+}
+
+/* The head shows nothing: tell the console once, log the reason once. */
+static void head_blank(NV50ScanoutHead *h, ScanoutState st, char *why)
+{
+    if (h->shown) {
+        display_console_set_surface(h->con, NULL);
+        h->shown = false;
+    }
+    if (g_strcmp0(h->why, why)) {
+        if (st == SCANOUT_GUEST_ERROR) {
+            gemu_log_mask(LOG_GUEST_ERROR, "nv50 scanout: %s\n", why);
+        } else if (st == SCANOUT_UNIMP) {
+            gemu_log_mask(LOG_UNIMP, "nv50 scanout: %s\n", why);
+        }
+        g_free(h->why);
+        h->why = g_strdup(why);
+    }
+    head_set_info(h, g_strdup(why));
+}
+
+/* A new image size: new buffers and a new console surface. */
+static void head_new_surface(NV50ScanoutHead *h, const NV50ScanoutDesc *d)
+{
+    DisplaySurface surf = {
+        .addr = d->offset,
+        .width = d->width,
+        .height = d->height,
+        .pitch = d->width * 4,
+        .format = DISPLAY_FORMAT_BGRX8888,
+    };
+
+    if (!h->image || h->width != d->width || h->height != d->height) {
+        g_free(h->image);
+        g_free(h->shadow);
+        g_free(h->scratch);
+        h->image = g_malloc((size_t)d->width * d->height * 4);
+        h->shadow = g_malloc((size_t)d->width * d->height * 4);
+        h->scratch = g_malloc((size_t)d->width * 4);
+        h->width = d->width;
+        h->height = d->height;
+    }
+    surf.data = h->image;
+    display_console_set_surface(h->con, &surf);
+    h->shown = true;
 }
 
 void nv50_scanout_vblank(NV50State *s, int head)
 {
-    DisplaySurface surf;
+    NV50ScanoutHead *h;
+    NV50ScanoutDesc d;
+    ColourMap map;
     g_autofree char *err = NULL;
-    DisplayConsole *con;
+    ScanoutState st;
+    bool full;
+    uint32_t len, bpp, x0 = UINT32_MAX, x1 = 0, y0 = UINT32_MAX, y1 = 0;
 
-    if (head < 0 || head > 1 || !(con = s->scanout->con[head])) {
+    if (head < 0 || head >= NV50_HEADS || !s->scanout->head[head].con) {
         return;
     }
-    if (nv50_scanout_surface(s, head, &surf, &err)) {
-        display_console_set_surface(con, &surf);
-        display_console_frame(con);
+    h = &s->scanout->head[head];
+    st = armed_desc(s, head, &d, &h->lut, &err);
+    if (st != SCANOUT_OK) {
+        head_blank(h, st, err);
+        return;
+    }
+    g_clear_pointer(&h->why, g_free);
+    head_set_info(h, describe(&d));
+
+    colour_map_build(&map, d.lut);
+    full = !h->shown || h->width != d.width || h->height != d.height ||
+           h->format != d.format;
+    if (full) {
+        head_new_surface(h, &d);
+    } else if (!d.lut != h->identity || memcmp(&map, &h->map, sizeof(map))) {
+        full = true;            /* a new LUT: every pixel may change */
+    }
+    h->format = d.format;
+    h->map = map;
+    h->identity = !d.lut;
+
+    bpp = nv50_scanout_format_bpp(d.format);
+    len = d.width * bpp;
+    for (uint32_t y = 0; y < d.height; y++) {
+        const uint8_t *src = row_bytes(s->vram, &d, y, h->scratch);
+        uint8_t *shadow = h->shadow + (size_t)y * len;
+        uint8_t *dst = h->image + (size_t)y * d.width * 4;
+        uint32_t a = 0, b = len;
+
+        if (!full) {
+            if (!memcmp(src, shadow, len)) {
+                continue;
+            }
+            /* the changed bytes, widened to whole pixels */
+            while (src[a] == shadow[a]) {
+                a++;
+            }
+            while (src[b - 1] == shadow[b - 1]) {
+                b--;
+            }
+            a -= a % bpp;
+            b += (bpp - b % bpp) % bpp;
+        }
+        memcpy(shadow + a, src + a, b - a);
+        convert_span(d.format, &h->map, h->identity, src + a,
+                     dst + a / bpp * 4, (b - a) / bpp);
+        x0 = MIN(x0, a / bpp);
+        x1 = MAX(x1, b / bpp);
+        y0 = MIN(y0, y);
+        y1 = y + 1;
+    }
+    if (full) {
+        display_console_update(h->con, 0, 0, d.width, d.height);
+        display_console_frame(h->con);
+    } else if (y0 != UINT32_MAX) {
+        display_console_update(h->con, x0, y0, x1 - x0, y1 - y0);
+        display_console_frame(h->con);
     }
 }

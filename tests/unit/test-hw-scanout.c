@@ -1,30 +1,520 @@
 /*
- * nv50 scanout and -screendump: a core channel programmed in-process the
- * way nouveau's head507d does it (surface methods, then UPDATE), the
- * surface found from the armed state and written as a PNG, read back.
+ * nv50 scanout: surface conversion (each EVO format, pitch-linear and
+ * block-linear, the LUT) on plain byte arrays; then a card whose armed
+ * head state is read back through -screendump and through a console
+ * with a capturing listener (surface switches, dirty rectangles,
+ * frames).
+ *
+ * Test surfaces are written with this file's own address formula for
+ * the Tesla block-linear layout (envytools g80-surface.rst: 64 x 4-byte
+ * GOBs, blocks one GOB wide and 1 << bh GOBs high, so a block is 4 << bh
+ * consecutive 64-byte lines), not with the converter's code.
  *
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/log.h"
 #include "hw/nv50/nv50.h"
+#include "hw/nv50/scanout.h"
 #include "ui/console.h"
 #include <check.h>
 #include <png.h>
 #include <unistd.h>
 
-#define INST        0x10000u        /* display instance in VRAM */
-#define PUSHBUF     0x80000u        /* core pushbuffer */
+/* --- the pure conversion --- */
+
+typedef struct Layout {
+    uint64_t offset;
+    uint32_t pitch;         /* bytes; block-linear: 64 x GOBs across */
+    bool bl;
+    unsigned bh;
+} Layout;
+
+/* Byte @xb of row @y. */
+static uint64_t test_addr(const Layout *l, uint32_t xb, uint32_t y)
+{
+    uint32_t lines = 4u << l->bh;           /* rows in a block */
+    uint64_t block;
+
+    if (!l->bl) {
+        return l->offset + (uint64_t)y * l->pitch + xb;
+    }
+    block = (uint64_t)(y / lines) * (l->pitch / 64) + xb / 64;
+    return l->offset + block * (256u << l->bh) + (y % lines) * 64 + xb % 64;
+}
+
+static void put_pixel(uint8_t *vram, const Layout *l, unsigned bpp,
+                      uint32_t x, uint32_t y, uint32_t raw)
+{
+    for (unsigned i = 0; i < bpp; i++) {
+        vram[test_addr(l, x * bpp + i, y)] = raw >> (8 * i);
+    }
+}
+
+/* A raw pixel and the R, G, B it shows, worked out by hand. */
+typedef struct Vec {
+    uint32_t raw;
+    uint8_t r, g, b;
+} Vec;
+
+static const Vec v_argb8888[] = {
+    { 0x5a123456, 0x12, 0x34, 0x56 },   /* alpha byte ignored */
+    { 0x00ff0000, 0xff, 0x00, 0x00 },
+    { 0xff00ff00, 0x00, 0xff, 0x00 },
+    { 0x000000ff, 0x00, 0x00, 0xff },
+    { 0x80808080, 0x80, 0x80, 0x80 },
+};
+static const Vec v_abgr8888[] = {
+    { 0x5a123456, 0x56, 0x34, 0x12 },   /* bytes R, G, B, A */
+    { 0x000000ff, 0xff, 0x00, 0x00 },
+    { 0x00ff0000, 0x00, 0x00, 0xff },
+    { 0xff00ff00, 0x00, 0xff, 0x00 },
+};
+static const Vec v_rgb565[] = {
+    { 0xf800, 0xff, 0x00, 0x00 },
+    { 0x07e0, 0x00, 0xff, 0x00 },
+    { 0x001f, 0x00, 0x00, 0xff },
+    { 0x8410, 0x84, 0x82, 0x84 },       /* 16, 32, 16: bits replicated */
+    { 0x0821, 0x08, 0x04, 0x08 },       /* 1, 1, 1 */
+};
+static const Vec v_argb1555[] = {
+    { 0x7c00, 0xff, 0x00, 0x00 },
+    { 0x83e0, 0x00, 0xff, 0x00 },       /* alpha bit ignored */
+    { 0x001f, 0x00, 0x00, 0xff },
+    { 0x8000, 0x00, 0x00, 0x00 },
+    { 0x4210, 0x84, 0x84, 0x84 },       /* 16, 16, 16 */
+};
+static const Vec v_a2b10g10r10[] = {
+    /* A 3, B 0x004, G 0x200, R 0x3ff: 10 bits truncated to 8 */
+    { 3u << 30 | 0x004 << 20 | 0x200 << 10 | 0x3ff, 0xff, 0x80, 0x01 },
+    { 0x3ff << 20, 0x00, 0x00, 0xff },
+    { 0x3ff << 10, 0x00, 0xff, 0x00 },
+    { 0x003, 0x00, 0x00, 0x00 },
+};
+/* through test_i8_lut(): see there */
+static const Vec v_i8[] = {
+    { 0x00, 0x00, 0x00, 0x00 },
+    { 0x01, 0xff, 0x00, 0x00 },
+    { 0x80, 0x00, 0x80, 0xff },
+    { 0xff, 0xff, 0xff, 0xff },
+    { 0x42, 0x42, 0x42, 0x42 },
+};
+
+typedef struct FmtCase {
+    unsigned format;
+    unsigned bpp;
+    const Vec *v;
+    int n;
+} FmtCase;
+
+#define FMT(f, bpp, v)  { f, bpp, v, ARRAY_SIZE(v) }
+static const FmtCase fmt_cases[] = {
+    FMT(NV50_SURFACE_A8R8G8B8, 4, v_argb8888),
+    FMT(NV50_SURFACE_A8B8G8R8, 4, v_abgr8888),
+    FMT(NV50_SURFACE_R5G6B5, 2, v_rgb565),
+    FMT(NV50_SURFACE_A1R5G5B5, 2, v_argb1555),
+    FMT(NV50_SURFACE_A2B10G10R10, 4, v_a2b10g10r10),
+    FMT(NV50_SURFACE_I8, 1, v_i8),
+};
+
+/*
+ * nouveau's LUT entry for an 8-bit level c of a 16-bit DRM gamma ramp
+ * (c * 257): drm_color_lut_extract(c * 257, 11) << 3, head507d_olut_load.
+ */
+static uint16_t nouveau_entry(unsigned c)
+{
+    uint32_t v = (c * 257 + 16) >> 5;
+
+    return (v > 2047 ? 2047 : v) << 3;
+}
+
+/* Entries (as 14-bit fractions, 0x3fff = full) for v_i8. */
+static void test_i8_lut(NV50ScanoutLut *lut)
+{
+    memset(lut, 0, sizeof(*lut));
+    lut->entry[1][0] = 0x3fff;
+    lut->entry[0x80][1] = 0x2000;           /* 8192 * 255 / 16383 = 128 */
+    lut->entry[0x80][2] = 0x3fff;
+    for (int ch = 0; ch < 3; ch++) {
+        lut->entry[0xff][ch] = 0x3ff8;      /* nouveau's full scale */
+        lut->entry[0x42][ch] = nouveau_entry(0x42);
+    }
+}
+
+#define SW      37      /* not a whole number of GOBs at any bpp */
+#define SH      11      /* not a whole number of blocks for bh >= 1 */
+
+static uint8_t *convert(const uint8_t *vram, uint64_t size,
+                        const NV50ScanoutDesc *d)
+{
+    uint8_t *img = g_malloc0((size_t)d->width * d->height * 4);
+    g_autofree char *err = NULL;
+
+    ck_assert_msg(nv50_scanout_convert(vram, size, d, img, d->width * 4,
+                                       &err), "%s", err);
+    return img;
+}
+
+static void check_pixel(const uint8_t *img, uint32_t w, uint32_t x,
+                        uint32_t y, uint8_t r, uint8_t g, uint8_t b,
+                        const char *what)
+{
+    const uint8_t *p = img + ((size_t)y * w + x) * 4;
+
+    ck_assert_msg(p[2] == r && p[1] == g && p[0] == b,
+                  "%s: pixel (%u, %u) is %02x%02x%02x, want %02x%02x%02x",
+                  what, x, y, p[2], p[1], p[0], r, g, b);
+}
+
+/* Every format in layout @l (pitch/GOBs chosen here), every pixel. */
+static void check_formats(bool bl, unsigned bh)
+{
+    for (size_t f = 0; f < ARRAY_SIZE(fmt_cases); f++) {
+        const FmtCase *fc = &fmt_cases[f];
+        uint32_t row = SW * fc->bpp;
+        Layout l = { .offset = 0x1100, .bl = bl, .bh = bh };
+        NV50ScanoutLut lut;
+        NV50ScanoutDesc d = {
+            .width = SW, .height = SH, .format = fc->format,
+            .block_linear = bl, .block_height = bh,
+        };
+        const size_t size = 256 * 1024;
+        g_autofree uint8_t *vram = g_malloc(size);
+        g_autofree uint8_t *img = NULL;
+        g_autofree char *what = g_strdup_printf("format 0x%02x %s bh %u",
+                                                fc->format,
+                                                bl ? "block-linear" : "pitch",
+                                                bh);
+
+        /* junk everywhere the surface does not cover */
+        memset(vram, 0xa5, size);
+        if (bl) {
+            l.pitch = ((row + 63) / 64 + 1) * 64;   /* a spare GOB column */
+        } else {
+            l.pitch = row + 24;                     /* pitch > width */
+        }
+        d.offset = l.offset;
+        d.pitch = l.pitch;
+        if (fc->format == NV50_SURFACE_I8) {
+            test_i8_lut(&lut);
+            d.lut = &lut;
+        }
+        for (uint32_t y = 0; y < SH; y++) {
+            for (uint32_t x = 0; x < SW; x++) {
+                put_pixel(vram, &l, fc->bpp, x, y,
+                          fc->v[(x * 7 + y * 3) % fc->n].raw);
+            }
+        }
+        img = convert(vram, size, &d);
+        for (uint32_t y = 0; y < SH; y++) {
+            for (uint32_t x = 0; x < SW; x++) {
+                const Vec *v = &fc->v[(x * 7 + y * 3) % fc->n];
+
+                check_pixel(img, SW, x, y, v->r, v->g, v->b, what);
+            }
+        }
+    }
+}
+
+START_TEST(formats_pitch_linear)
+{
+    check_formats(false, 0);
+}
+END_TEST
+
+START_TEST(formats_block_linear)
+{
+    /* one GOB per block, 2 (two block rows, 3 lines into the second), 8 */
+    check_formats(true, 0);
+    check_formats(true, 1);
+    check_formats(true, 3);
+}
+END_TEST
+
+/*
+ * Addresses worked out by hand from the GOB rules: a 32x12 XRGB surface
+ * (128 bytes a row: 2 GOBs), 2 GOBs per block (8 lines of 64 bytes =
+ * 0x200 bytes), 2 blocks to a row of blocks.
+ */
+START_TEST(block_linear_addresses)
+{
+    static const struct {
+        uint32_t x, y, addr;
+    } at[] = {
+        { 0, 0, 0x000 },
+        { 1, 3, 0x0c4 },    /* block 0, line 3 */
+        { 16, 0, 0x200 },   /* byte 64: block 1 */
+        { 16, 5, 0x340 },   /* block 1, line 5 (second GOB, row 1) */
+        { 15, 7, 0x1fc },   /* block 0, last line, last pixel */
+        { 0, 8, 0x400 },    /* second row of blocks: block 2 */
+        { 31, 11, 0x6fc },  /* block 3, line 3, byte 60 */
+    };
+    uint8_t vram[0x800];
+    g_autofree uint8_t *img = NULL;
+    NV50ScanoutDesc d = {
+        .width = 32, .height = 12, .pitch = 128, .block_linear = true,
+        .block_height = 1, .format = NV50_SURFACE_A8R8G8B8,
+    };
+
+    memset(vram, 0, sizeof(vram));
+    for (size_t i = 0; i < ARRAY_SIZE(at); i++) {
+        vram[at[i].addr] = 0x10 + i;            /* blue */
+    }
+    img = convert(vram, sizeof(vram), &d);
+    for (uint32_t y = 0; y < 12; y++) {
+        for (uint32_t x = 0; x < 32; x++) {
+            uint8_t want = 0;
+
+            for (size_t i = 0; i < ARRAY_SIZE(at); i++) {
+                if (at[i].x == x && at[i].y == y) {
+                    want = 0x10 + i;
+                }
+            }
+            check_pixel(img, 32, x, y, 0, 0, want, "hand address");
+        }
+    }
+}
+END_TEST
+
+/* nouveau's gamma ramp is the identity, an inverted one inverts. */
+START_TEST(lut_on_direct_colour)
+{
+    uint8_t vram[256 * 4];
+    NV50ScanoutLut lut = { .hires = true };
+    NV50ScanoutDesc d = {
+        .width = 256, .height = 1, .pitch = 1024,
+        .format = NV50_SURFACE_A8R8G8B8, .lut = &lut,
+    };
+    g_autofree uint8_t *img = NULL;
+
+    for (unsigned c = 0; c < 256; c++) {
+        /* R = G = B = c, alpha junk */
+        vram[c * 4] = vram[c * 4 + 1] = vram[c * 4 + 2] = c;
+        vram[c * 4 + 3] = 0x33;
+        lut.entry[c][0] = nouveau_entry(c);
+        lut.entry[c][1] = nouveau_entry(255 - c);
+        lut.entry[c][2] = nouveau_entry(c);
+    }
+    img = convert(vram, sizeof(vram), &d);
+    for (unsigned c = 0; c < 256; c++) {
+        check_pixel(img, 256, c, 0, c, 255 - c, c, "ramp");
+    }
+    /* the same in LORES: 8-bit components index the entries directly */
+    lut.hires = false;
+    g_free(img);
+    img = convert(vram, sizeof(vram), &d);
+    for (unsigned c = 0; c < 256; c++) {
+        check_pixel(img, 256, c, 0, c, 255 - c, c, "ramp lores");
+    }
+}
+END_TEST
+
+/*
+ * 10-bit components in HIRES interpolate between entries c >> 2 and the
+ * next by (c & 3) / 4; LORES takes entry c >> 2.  Entry 128 is 0, entry
+ * 129 full (0x3ffc): 0x201 -> 0x0fff -> 64, 0x202 -> 0x1ffe -> 127,
+ * 0x203 -> 0x2ffd -> 191 (x * 255 / 0x3fff, rounded).
+ */
+START_TEST(lut_hires_interpolates_10bit)
+{
+    static const struct {
+        uint32_t c;
+        uint8_t hires, lores;
+    } v[] = {
+        { 0x200, 0, 0 }, { 0x201, 64, 0 }, { 0x202, 127, 0 },
+        { 0x203, 191, 0 }, { 0x204, 255, 255 },
+    };
+    uint8_t vram[ARRAY_SIZE(v) * 4];
+    NV50ScanoutLut lut = { .hires = true };
+    NV50ScanoutDesc d = {
+        .width = ARRAY_SIZE(v), .height = 1, .pitch = sizeof(vram),
+        .format = NV50_SURFACE_A2B10G10R10, .lut = &lut,
+    };
+    g_autofree uint8_t *img = NULL;
+
+    memset(&lut.entry, 0, sizeof(lut.entry));
+    for (int ch = 0; ch < 3; ch++) {
+        lut.entry[129][ch] = 0x3ffc;
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+        uint32_t raw = v[i].c;      /* red only */
+
+        memcpy(vram + i * 4, &(uint8_t[4]){ raw, raw >> 8, 0, 0 }, 4);
+    }
+    img = convert(vram, sizeof(vram), &d);
+    for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+        check_pixel(img, d.width, i, 0, v[i].hires, 0, 0, "hires");
+    }
+    lut.hires = false;
+    g_free(img);
+    img = convert(vram, sizeof(vram), &d);
+    for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+        check_pixel(img, d.width, i, 0, v[i].lores, 0, 0, "lores");
+    }
+}
+END_TEST
+
+/* The VRAM layout of a LUT: 8-byte entries of LE u16 R, G, B. */
+START_TEST(lut_read_layout)
+{
+    g_autofree uint8_t *vram = g_malloc0(0x1000);
+    NV50ScanoutLut lut;
+    g_autofree char *err = NULL;
+
+    for (unsigned i = 0; i < 257; i++) {
+        uint8_t *p = vram + 0x400 + i * 8;
+
+        p[0] = i;           /* R = 0x1000 + i */
+        p[1] = 0x10;
+        p[2] = 0x34;        /* G = 0x1234 */
+        p[3] = 0x12;
+        p[4] = 0xff - (i & 0xff);   /* B */
+        p[5] = 0;
+        p[6] = p[7] = 0xee;         /* unused */
+    }
+    ck_assert_msg(nv50_scanout_lut_read(vram, 0x1000, 0x400, true, &lut,
+                                        &err), "%s", err);
+    ck_assert(lut.hires);
+    ck_assert_uint_eq(lut.entry[0][0], 0x1000);
+    ck_assert_uint_eq(lut.entry[3][0], 0x1003);
+    ck_assert_uint_eq(lut.entry[3][1], 0x1234);
+    ck_assert_uint_eq(lut.entry[3][2], 0xfc);
+    ck_assert_uint_eq(lut.entry[256][0], 0x1000);  /* i = 256 -> p[0] 0 */
+    /* 257 entries must fit: 0x1000 - 0x808 = 0x7f8 < 257 * 8 */
+    ck_assert(!nv50_scanout_lut_read(vram, 0x1000, 0x808, false, &lut,
+                                     &err));
+    ck_assert_ptr_nonnull(strstr(err, "beyond VRAM"));
+    g_clear_pointer(&err, g_free);
+    ck_assert(nv50_scanout_lut_read(vram, 0x1000, 0x1000 - 257 * 8, false,
+                                    &lut, &err));
+}
+END_TEST
+
+static void expect_error(const NV50ScanoutDesc *d, uint64_t size,
+                         const char *needle)
+{
+    g_autofree uint8_t *vram = g_malloc0(size);
+    g_autofree uint8_t *img = g_malloc0((size_t)d->width * d->height * 4
+                                        + 4);
+    g_autofree char *err = NULL;
+
+    ck_assert(!nv50_scanout_check(d, size, &err));
+    ck_assert_msg(strstr(err, needle), "'%s' lacks '%s'", err, needle);
+    g_clear_pointer(&err, g_free);
+    ck_assert(!nv50_scanout_convert(vram, size, d, img, d->width * 4, &err));
+    ck_assert_msg(strstr(err, needle), "'%s' lacks '%s'", err, needle);
+}
+
+/*
+ * A surface must fit in VRAM, to its last byte.  Block-linear 37x11
+ * XRGB, 3 GOBs across, 8 lines a block: row 10 is line 2 of block row
+ * 1, at 3 * 0x200 + 2 * 64 = 0x680; its third GOB adds 2 * 0x200 and
+ * 20 bytes of it are used (148 - 128): the last byte read is 0xa93.
+ */
+START_TEST(surface_beyond_vram)
+{
+    NV50ScanoutDesc d = {
+        .offset = 0x100, .width = SW, .height = SH, .pitch = 3 * 64,
+        .block_linear = true, .block_height = 1,
+        .format = NV50_SURFACE_A8R8G8B8,
+    };
+    g_autofree uint8_t *vram = g_malloc0(0x100 + 0xa94);
+    g_autofree uint8_t *img = NULL;
+
+    memset(vram, 0, 0x100 + 0xa94);
+    put_pixel(vram, &(Layout){ 0x100, 3 * 64, true, 1 }, 4, SW - 1, SH - 1,
+              0x00abcdef);
+    img = convert(vram, 0x100 + 0xa94, &d);     /* exactly fits */
+    check_pixel(img, SW, SW - 1, SH - 1, 0xab, 0xcd, 0xef, "last pixel");
+    expect_error(&d, 0x100 + 0xa93, "beyond VRAM");
+
+    /* pitch-linear: (SH - 1) * pitch + SW * 4 */
+    d.block_linear = false;
+    d.pitch = 256;
+    d.offset = 0x1000;
+    g_free(img);
+    g_free(vram);
+    vram = g_malloc0(0x1000 + 10 * 256 + SW * 4);
+    img = convert(vram, 0x1000 + 10 * 256 + SW * 4, &d);
+    expect_error(&d, 0x1000 + 10 * 256 + SW * 4 - 1, "beyond VRAM");
+    /* an offset far past the end, and one that would wrap */
+    d.offset = 0xffffffffull << 8;
+    expect_error(&d, 0x10000, "beyond VRAM");
+}
+END_TEST
+
+START_TEST(bad_descriptions)
+{
+    NV50ScanoutDesc d = {
+        .width = 16, .height = 4, .pitch = 64,
+        .format = NV50_SURFACE_A8R8G8B8,
+    };
+
+    d.pitch = 60;
+    expect_error(&d, 0x1000, "pitch 60 is less than 16 x 4");
+    d.pitch = 64;
+    d.format = 0xca;            /* FP16: not shown */
+    expect_error(&d, 0x1000, "0xca");
+    d.format = NV50_SURFACE_I8;
+    expect_error(&d, 0x1000, "without a LUT");
+    d.format = NV50_SURFACE_A8R8G8B8;
+    d.block_linear = true;
+    d.block_height = 6;
+    expect_error(&d, 0x10000, "block height 6");
+    d.block_height = 0;
+    d.pitch = 96;
+    expect_error(&d, 0x10000, "64-byte GOBs");
+    d.pitch = 64;
+    d.height = 0;
+    expect_error(&d, 0x10000, "empty");
+}
+END_TEST
+
+/* --- on a card: armed state, -screendump, consoles --- */
+
+#define INST        0x10000u        /* display instance: RAMHT, objects */
 #define SURF        0x100000u       /* the scanout surface */
-#define USER0       0x640000u
-#define CTRL0       0x610200u
-#define MTHD(m, n)  ((uint32_t)(n) << 18 | (m))
+#define LUTADDR     0x200000u
 #define W           64
 #define H           4
 #define PITCH       256
+#define CORE(m)     (s->pdisp->chan[0].armed[(m) >> 2])
+#define BASE(m)     (s->pdisp->chan[1].armed[(m) >> 2])
 
 static GemuClock clk;
 
-/* A card with core channel 0 enabled (no RAMHT: no notifiers used). */
+/* The display RAMHT slot of @handle for channel @chid (nvkm's hash). */
+static uint32_t ramht_slot(uint32_t handle, int chid)
+{
+    uint32_t h = 0;
+
+    for (; handle; handle >>= 9) {
+        h ^= handle & 0x1ff;
+    }
+    return (h ^ (chid << 5)) & 0x1ff;
+}
+
+/* A VRAM context DMA [start, start + size) for channel @chid. */
+static void bind(NV50State *s, int chid, uint32_t handle, uint32_t obj,
+                 uint32_t start, uint32_t size)
+{
+    uint32_t slot = ramht_slot(handle, chid);
+
+    nv50_vram_wr32(s, INST + slot * 8, handle);
+    nv50_vram_wr32(s, INST + slot * 8 + 4,
+                   (uint32_t)chid << 28 | chid | obj << 10);
+    nv50_vram_wr32(s, INST + obj + 0, 0x0009003d);  /* VRAM, class 3d */
+    nv50_vram_wr32(s, INST + obj + 4, start + size - 1);
+    nv50_vram_wr32(s, INST + obj + 8, start);
+    nv50_vram_wr32(s, INST + obj + 12, 0);
+}
+
+/*
+ * A card whose armed EVO state the tests write directly, as an UPDATE
+ * would leave it (the pushbuffer path is pdisplay's, tested there), with
+ * nouveau's context DMAs over all of VRAM: the core's 0xf0000001 and
+ * each base channel's framebuffer one, 0xfb000000.
+ */
 static NV50State *card(void)
 {
     NV50State *s;
@@ -33,12 +523,9 @@ static NV50State *card(void)
     s = nv50_new(&clk, NULL, 16 << 20, NULL);
     ck_assert_ptr_nonnull(s);
     nv50_wr32(s, 0x610010, (INST >> 8) | 9);
-    nv50_wr32(s, CTRL0 + 4, (PUSHBUF >> 8) | 1);
-    nv50_wr32(s, CTRL0 + 8, 0x00010000);
-    nv50_wr32(s, CTRL0 + 12, 0);
-    nv50_wr32(s, CTRL0, 0x10);
-    nv50_wr32(s, USER0, 0);
-    nv50_wr32(s, CTRL0, 0x01000013);
+    bind(s, 0, 0xf0000001, 0x1000, 0, 16 << 20);
+    bind(s, 1, 0xfb000000, 0x1020, 0, 16 << 20);
+    bind(s, 2, 0xfb000000, 0x1040, 0, 16 << 20);
     return s;
 }
 
@@ -48,27 +535,15 @@ static void card_free(NV50State *s)
     gemu_clock_destroy(&clk);
 }
 
-static void push(NV50State *s, const uint32_t *w, int n)
+/* Head 0's surface as head507d_core_set arms it (cl507d 0x860-0x874). */
+static void arm_core(NV50State *s, uint32_t offset, uint32_t w, uint32_t h,
+                     uint32_t storage, uint32_t format)
 {
-    uint32_t put = nv50_rd32(s, USER0);
-
-    for (int i = 0; i < n; i++) {
-        nv50_vram_wr32(s, PUSHBUF + put + i * 4, w[i]);
-    }
-    nv50_wr32(s, USER0, put + n * 4);
-}
-
-/* Head 0's surface methods as head507d_core_set sends them, + UPDATE. */
-static void set_surface(NV50State *s, uint32_t offset, uint32_t w,
-                        uint32_t h, uint32_t storage, uint32_t format)
-{
-    const uint32_t m[] = {
-        MTHD(0x860, 1), offset >> 8,
-        MTHD(0x868, 4), w | h << 16, storage, format << 8, 0xf0000001,
-        MTHD(0x080, 1), 0,
-    };
-
-    push(s, m, ARRAY_SIZE(m));
+    CORE(0x860) = offset >> 8;
+    CORE(0x868) = w | h << 16;
+    CORE(0x86c) = storage;
+    CORE(0x870) = format << 8;
+    CORE(0x874) = 0xf0000001;
 }
 
 static uint32_t pattern(int x, int y)
@@ -104,8 +579,7 @@ START_TEST(scanout_dump_png)
     g_clear_pointer(&err, g_free);
 
     /* pitch layout (bit 20), pitch 256 >> 8 in 17:8, A8R8G8B8 */
-    set_surface(s, SURF, W, H, 1u << 20 | (PITCH >> 8) << 8, 0xcf);
-    ck_assert_uint_eq(s->pdisp->updates, 1);
+    arm_core(s, SURF, W, H, 1u << 20 | (PITCH >> 8) << 8, 0xcf);
     ck_assert_msg(nv50_screendump(s, 0, path, &err), "%s", err);
 
     ck_assert(png_image_begin_read_from_file(&img, path));
@@ -136,25 +610,32 @@ END_TEST
 START_TEST(scanout_prefers_base_image)
 {
     NV50State *s = card();
-    uint32_t *base = s->pdisp->chan[1].armed;
     g_autofree char *err = NULL;
     DisplaySurface surf;
 
-    set_surface(s, SURF, W, H, 1u << 20 | (PITCH >> 8) << 8, 0xcf);
-    base[0x800 >> 2] = (SURF + 0x10000) >> 8;  /* SURFACE_SET_OFFSET */
-    base[0x808 >> 2] = 32 | 2 << 16;           /* SIZE 32x2 */
-    base[0x80c >> 2] = 1u << 20 | 1 << 8;      /* pitch layout, 256 */
-    base[0x810 >> 2] = 0xcf << 8;              /* A8R8G8B8 */
-    base[0x0c0 >> 2] = 0xf0000001;             /* CONTEXT_DMA_ISO */
+    fill(s);
+    arm_core(s, SURF, W, H, 1u << 20 | (PITCH >> 8) << 8, 0xcf);
+    /* 32x2 RGB565 at SURF + 0x10000, pitch 256: pixel (1, 1) blue */
+    nv50_vram_wr32(s, SURF + 0x10000 + 256 + 2, 0x001f);
+    BASE(0x800) = (SURF + 0x10000) >> 8;    /* SURFACE_SET_OFFSET */
+    BASE(0x808) = 32 | 2 << 16;             /* SIZE 32x2 */
+    BASE(0x80c) = 1u << 20 | 1 << 8;        /* pitch layout, 256 */
+    BASE(0x810) = 0xe8 << 8;                /* R5G6B5 */
+    BASE(0x0c0) = 0xfb000000;               /* CONTEXT_DMA_ISO */
     ck_assert_msg(nv50_scanout_surface(s, 0, &surf, &err), "%s", err);
     ck_assert_uint_eq(surf.addr, SURF + 0x10000);
     ck_assert_uint_eq(surf.width, 32);
     ck_assert_uint_eq(surf.height, 2);
+    ck_assert_uint_eq(surf.format, DISPLAY_FORMAT_BGRX8888);
+    ck_assert_uint_eq(surf.pitch, 32 * 4);
+    ck_assert_uint_eq(surf.data[(32 + 1) * 4], 0xff);
+    ck_assert_uint_eq(surf.data[(32 + 1) * 4 + 2], 0);
 
-    base[0x0c0 >> 2] = 0;                      /* image cleared */
+    BASE(0x0c0) = 0;                        /* image cleared */
     ck_assert_msg(nv50_scanout_surface(s, 0, &surf, &err), "%s", err);
     ck_assert_uint_eq(surf.addr, SURF);
     ck_assert_uint_eq(surf.width, W);
+    ck_assert_uint_eq(surf.data[(W + 1) * 4 + 2], 0x80);
     card_free(s);
 }
 END_TEST
@@ -165,27 +646,28 @@ START_TEST(scanout_rejects)
     DisplaySurface surf;
     g_autofree char *err = NULL;
 
-    /* block-linear */
-    set_surface(s, SURF, W, H, (PITCH >> 8) << 8, 0xcf);
+    /* not an EVO format */
+    arm_core(s, SURF, W, H, 1u << 20 | (PITCH >> 8) << 8, 0x42);
     ck_assert(!nv50_scanout_surface(s, 0, &surf, &err));
-    ck_assert_ptr_nonnull(strstr(err, "block-linear"));
+    ck_assert_ptr_nonnull(strstr(err, "0x42"));
     g_clear_pointer(&err, g_free);
-    /* R5G6B5 is not a format the dump reads */
-    set_surface(s, SURF, W, H, 1u << 20 | (PITCH >> 8) << 8, 0xe8);
+    /* I8 with the LUT off */
+    arm_core(s, SURF, W, H, 1u << 20 | (PITCH >> 8) << 8, 0x1e);
     ck_assert(!nv50_scanout_surface(s, 0, &surf, &err));
-    ck_assert_ptr_nonnull(strstr(err, "0xe8"));
+    ck_assert_ptr_nonnull(strstr(err, "without a LUT"));
     g_clear_pointer(&err, g_free);
     /* past the end of the 16 MiB of VRAM */
-    set_surface(s, 0xffff00, W, H, 1u << 20 | (PITCH >> 8) << 8, 0xcf);
+    arm_core(s, 0xffff00, W, H, 1u << 20 | (PITCH >> 8) << 8, 0xcf);
     ck_assert(!nv50_scanout_surface(s, 0, &surf, &err));
     ck_assert_ptr_nonnull(strstr(err, "beyond VRAM"));
     g_clear_pointer(&err, g_free);
-    /* a valid one, and head 1 still has nothing */
-    set_surface(s, SURF, W, H, 1u << 20 | (PITCH >> 8) << 8, 0xcf);
-    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    /* block-linear (layout bit clear): PITCH counts 64-byte GOBs */
+    arm_core(s, SURF, W, H, 4 << 8 | 1, 0xcf);
+    ck_assert_msg(nv50_scanout_surface(s, 0, &surf, &err), "%s", err);
     ck_assert_uint_eq(surf.width, W);
-    ck_assert_uint_eq(surf.pitch, PITCH);
+    ck_assert_uint_eq(surf.pitch, W * 4);
     ck_assert_uint_eq(surf.addr, SURF);
+    /* head 1 still has nothing; there is no head 2 */
     ck_assert(!nv50_scanout_surface(s, 1, &surf, &err));
     g_clear_pointer(&err, g_free);
     ck_assert(!nv50_scanout_surface(s, 2, &surf, &err));
@@ -193,14 +675,378 @@ START_TEST(scanout_rejects)
 }
 END_TEST
 
+/* I8 through the core head's LUT, as head827d_olut_set arms it. */
+START_TEST(scanout_i8_core_lut)
+{
+    NV50State *s = card();
+    DisplaySurface surf;
+    g_autofree char *err = NULL;
+
+    for (unsigned i = 0; i < 257; i++) {
+        /* entry i: R = i, G = 255 - i, B = 0x80, nouveau-style */
+        nv50_vram_wr32(s, LUTADDR + i * 8, nouveau_entry(i & 0xff) |
+                       (uint32_t)nouveau_entry(255 - (i & 0xff)) << 16);
+        nv50_vram_wr32(s, LUTADDR + i * 8 + 4, nouveau_entry(0x80));
+    }
+    for (unsigned x = 0; x < 256; x++) {
+        s->vram[SURF + 256 + x] = x;            /* row 1 */
+    }
+    arm_core(s, SURF, 256, 2, 1u << 20 | 1 << 8, 0x1e);
+    CORE(0x840) = 1u << 31;                     /* ENABLE, LORES */
+    CORE(0x844) = LUTADDR >> 8;
+    ck_assert_msg(nv50_scanout_surface(s, 0, &surf, &err), "%s", err);
+    for (unsigned x = 0; x < 256; x++) {
+        const uint8_t *p = surf.data + (256 + x) * 4;
+
+        ck_assert_uint_eq(p[2], x);
+        ck_assert_uint_eq(p[1], 255 - x);
+        ck_assert_uint_eq(p[0], 0x80);
+    }
+    /* a LUT that runs off VRAM is the guest's error */
+    CORE(0x844) = (16u << 20) >> 8;
+    ck_assert(!nv50_scanout_surface(s, 0, &surf, &err));
+    ck_assert_ptr_nonnull(strstr(err, "LUT"));
+    card_free(s);
+}
+END_TEST
+
+/*
+ * The surface is at its ISO context DMA's start + OFFSET and must end
+ * inside it; the LUT is read through HEAD_SET_CONTEXT_DMA_LUT.
+ */
+START_TEST(scanout_context_dmas)
+{
+    NV50State *s = card();
+    DisplaySurface surf;
+    g_autofree char *err = NULL;
+
+    bind(s, 0, 0xf0000002, 0x1060, 0x300000, 0x10000);
+    bind(s, 1, 0xf0000003, 0x1080, 0, 16 << 20);   /* base 0's, not core's */
+    s->vram[0x300100 + 2 * 256 + 3] = 0x07;         /* (3, 2) = 7 */
+    s->vram[0x000100 + 2 * 256 + 3] = 0x09;         /* decoy */
+    arm_core(s, 0x100, 256, 4, 1u << 20 | 1 << 8, 0x1e);
+    CORE(0x874) = 0xf0000002;
+    for (unsigned i = 0; i < 257; i++) {
+        /* LUT origin 0x8000 in the ctxdma: entry 7 is pure green */
+        nv50_vram_wr32(s, 0x308000 + i * 8,
+                       i == 7 ? 0x3fff0000u : 0x3fff3fffu);
+        nv50_vram_wr32(s, 0x008000 + i * 8, 0);    /* decoy */
+    }
+    CORE(0x840) = 1u << 31;
+    CORE(0x844) = 0x8000 >> 8;
+    CORE(0x85c) = 0xf0000002;
+    ck_assert_msg(nv50_scanout_surface(s, 0, &surf, &err), "%s", err);
+    ck_assert_uint_eq(surf.addr, 0x300100);
+    ck_assert_uint_eq(surf.data[(2 * 256 + 3) * 4 + 2], 0x00);
+    ck_assert_uint_eq(surf.data[(2 * 256 + 3) * 4 + 1], 0xff);
+    ck_assert_uint_eq(surf.data[(2 * 256 + 4) * 4 + 2], 0xff);
+
+    /* 0x100 + 256 rows of 256 bytes end 0x100 past the limit */
+    arm_core(s, 0x100, 256, 256, 1u << 20 | 1 << 8, 0x1e);
+    CORE(0x874) = 0xf0000002;
+    ck_assert(!nv50_scanout_surface(s, 0, &surf, &err));
+    ck_assert_msg(strstr(err, "context DMA (limit 0x30ffff)"), "%s", err);
+    g_clear_pointer(&err, g_free);
+    /* so does a LUT at origin 0xff00 */
+    arm_core(s, 0x100, 256, 4, 1u << 20 | 1 << 8, 0x1e);
+    CORE(0x874) = 0xf0000002;
+    CORE(0x844) = 0xff00 >> 8;
+    ck_assert(!nv50_scanout_surface(s, 0, &surf, &err));
+    ck_assert_msg(strstr(err, "LUT at 0x30ff00 runs past"), "%s", err);
+    g_clear_pointer(&err, g_free);
+    /* a handle bound to another channel, or to none */
+    CORE(0x874) = 0xf0000003;
+    ck_assert(!nv50_scanout_surface(s, 0, &surf, &err));
+    ck_assert_msg(strstr(err, "0xf0000003 is not bound"), "%s", err);
+    card_free(s);
+}
+END_TEST
+
+/* A listener that records what the console tells it. */
+typedef struct Capture {
+    DisplayListener dl;
+    int switches;
+    bool has_surface;
+    DisplaySurface surf;
+    int updates;
+    uint32_t x, y, w, h;        /* the last update */
+    uint64_t frames;
+} Capture;
+
+static void cap_switch(DisplayListener *dl, const DisplaySurface *s)
+{
+    Capture *c = dl->opaque;
+
+    c->switches++;
+    c->has_surface = s != NULL;
+    if (s) {
+        c->surf = *s;
+    }
+}
+
+static void cap_update(DisplayListener *dl, uint32_t x, uint32_t y,
+                       uint32_t w, uint32_t h)
+{
+    Capture *c = dl->opaque;
+
+    c->updates++;
+    c->x = x;
+    c->y = y;
+    c->w = w;
+    c->h = h;
+}
+
+static void cap_frame(DisplayListener *dl, uint64_t frame)
+{
+    Capture *c = dl->opaque;
+
+    c->frames = frame;
+}
+
+static void cap_free(DisplayListener *dl)
+{
+    g_free(dl->opaque);
+}
+
+static const DisplayListenerOps cap_ops = {
+    .name = "capture",
+    .surface_switch = cap_switch,
+    .update = cap_update,
+    .frame = cap_frame,
+    .free = cap_free,
+};
+
+static Capture *capture(DisplayConsole *con)
+{
+    Capture *c = g_new0(Capture, 1);
+
+    c->dl.ops = &cap_ops;
+    c->dl.opaque = c;
+    display_console_add_listener(con, &c->dl);
+    return c;
+}
+
+static void expect_update(Capture *c, int updates, uint32_t x, uint32_t y,
+                          uint32_t w, uint32_t h)
+{
+    ck_assert_int_eq(c->updates, updates);
+    ck_assert_msg(c->x == x && c->y == y && c->w == w && c->h == h,
+                  "update %u,%u %ux%u, want %u,%u %ux%u",
+                  c->x, c->y, c->w, c->h, x, y, w, h);
+}
+
+START_TEST(console_dirty_rectangles)
+{
+    NV50State *s = card();
+    DisplayConsole *con = display_console_new("head0");
+    Capture *c = capture(con);
+    const DisplaySurface *cs;
+
+    fill(s);
+    nv50_scanout_set_console(s, 0, con);
+    nv50_scanout_vblank(s, 0);              /* no mode: nothing */
+    ck_assert_int_eq(c->switches, 0);
+    ck_assert_uint_eq(c->frames, 0);
+    ck_assert_ptr_nonnull(strstr(display_console_info(con),
+                                 "no scanout surface"));
+
+    /* the first frame: surface, whole update, frame 1 */
+    arm_core(s, SURF, W, H, 1u << 20 | (PITCH >> 8) << 8, 0xcf);
+    nv50_scanout_vblank(s, 0);
+    ck_assert_int_eq(c->switches, 1);
+    ck_assert(c->has_surface);
+    ck_assert_uint_eq(c->surf.width, W);
+    ck_assert_uint_eq(c->surf.height, H);
+    ck_assert_uint_eq(c->surf.format, DISPLAY_FORMAT_BGRX8888);
+    ck_assert_uint_eq(c->surf.addr, SURF);
+    expect_update(c, 1, 0, 0, W, H);
+    ck_assert_uint_eq(c->frames, 1);
+    ck_assert_str_eq(display_console_info(con), "64x4 XRGB8888 "
+                     "pitch-linear, VRAM 0x100000, pitch 256");
+    cs = display_console_surface(con);
+    ck_assert_uint_eq(cs->data[(2 * W + 5) * 4 + 0], 5 * 4);
+    ck_assert_uint_eq(cs->data[(2 * W + 5) * 4 + 1], 2 * 60);
+    ck_assert_uint_eq(cs->data[(2 * W + 5) * 4 + 2], 0x80);
+
+    /* nothing changed: no update, no frame */
+    nv50_scanout_vblank(s, 0);
+    ck_assert_int_eq(c->updates, 1);
+    ck_assert_uint_eq(c->frames, 1);
+
+    /* two pixels: their bounding rectangle */
+    nv50_vram_wr32(s, SURF + 1 * PITCH + 10 * 4, 0x00ffffff);
+    nv50_vram_wr32(s, SURF + 3 * PITCH + 20 * 4, 0x00000000);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 2, 10, 1, 11, 3);
+    ck_assert_uint_eq(c->frames, 2);
+    ck_assert_uint_eq(cs->data[(1 * W + 10) * 4 + 2], 0xff);
+    ck_assert_uint_eq(cs->data[(3 * W + 20) * 4 + 2], 0x00);
+    ck_assert_int_eq(c->switches, 1);
+
+    /* the same value written again is no change */
+    nv50_vram_wr32(s, SURF + 1 * PITCH + 10 * 4, 0x00ffffff);
+    nv50_scanout_vblank(s, 0);
+    ck_assert_int_eq(c->updates, 2);
+
+    /* a flip to another offset with the same size: no new surface */
+    nv50_vram_wr32(s, SURF + 0x10000 + 2 * PITCH + 7 * 4, 0x00123456);
+    arm_core(s, SURF + 0x10000, W, H, 1u << 20 | (PITCH >> 8) << 8, 0xcf);
+    nv50_scanout_vblank(s, 0);
+    ck_assert_int_eq(c->switches, 1);
+    expect_update(c, 3, 0, 0, W, H);        /* all differ from fill() */
+    ck_assert_ptr_nonnull(strstr(display_console_info(con),
+                                 "VRAM 0x110000"));
+
+    /* enabling the LUT redraws everything */
+    for (unsigned i = 0; i < 257; i++) {
+        uint16_t e = nouveau_entry(255 - (i & 0xff));
+
+        nv50_vram_wr32(s, LUTADDR + i * 8, e | (uint32_t)e << 16);
+        nv50_vram_wr32(s, LUTADDR + i * 8 + 4, e);
+    }
+    CORE(0x840) = 1u << 31 | 1u << 30;      /* ENABLE, HIRES */
+    CORE(0x844) = LUTADDR >> 8;
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 4, 0, 0, W, H);
+    ck_assert_uint_eq(cs->data[(2 * W + 7) * 4 + 2], 0xff - 0x12);
+    ck_assert_uint_eq(cs->data[(2 * W + 7) * 4 + 0], 0xff - 0x56);
+    nv50_scanout_vblank(s, 0);
+    ck_assert_int_eq(c->updates, 4);
+    CORE(0x840) = 0;
+
+    /* the source format changes: a new surface */
+    arm_core(s, SURF, W, H, 1u << 20 | (PITCH >> 8) << 8, 0xe8);
+    nv50_scanout_vblank(s, 0);
+    ck_assert_int_eq(c->switches, 2);
+    expect_update(c, 5, 0, 0, W, H);
+    ck_assert_ptr_nonnull(strstr(display_console_info(con), "RGB565"));
+
+    /* the head is switched off: one NULL surface, however many vblanks */
+    CORE(0x874) = 0;
+    nv50_scanout_vblank(s, 0);
+    nv50_scanout_vblank(s, 0);
+    ck_assert_int_eq(c->switches, 3);
+    ck_assert(!c->has_surface);
+    ck_assert_ptr_null(display_console_surface(con));
+    ck_assert_uint_eq(c->frames, 5);
+
+    /* and on again: a new surface and a whole update */
+    CORE(0x874) = 0xf0000001;
+    nv50_scanout_vblank(s, 0);
+    ck_assert_int_eq(c->switches, 4);
+    ck_assert(c->has_surface);
+    expect_update(c, 6, 0, 0, W, H);
+
+    nv50_scanout_set_console(s, 0, NULL);
+    display_console_free(con);
+    card_free(s);
+}
+END_TEST
+
+/* Dirty rectangles from a block-linear surface, 16 GOBs a block. */
+START_TEST(console_block_linear)
+{
+    NV50State *s = card();
+    DisplayConsole *con = display_console_new("head1");
+    Capture *c = capture(con);
+    const Layout l = { SURF, 5 * 64, true, 4 };     /* 64 lines a block */
+    const DisplaySurface *cs;
+
+    nv50_scanout_set_console(s, 1, con);
+    /* head 1: core methods at + 0x400 */
+    s->pdisp->chan[0].armed[0xc60 >> 2] = SURF >> 8;
+    s->pdisp->chan[0].armed[0xc68 >> 2] = 75 | 70 << 16;
+    s->pdisp->chan[0].armed[0xc6c >> 2] = 5 << 8 | 4;   /* BL, 16 GOBs */
+    s->pdisp->chan[0].armed[0xc70 >> 2] = 0xcf << 8;
+    s->pdisp->chan[0].armed[0xc74 >> 2] = 0xf0000001;
+    nv50_scanout_vblank(s, 1);
+    ck_assert_int_eq(c->switches, 1);
+    ck_assert_uint_eq(c->surf.width, 75);
+    ck_assert_uint_eq(c->surf.height, 70);
+    ck_assert_str_eq(display_console_info(con), "75x70 XRGB8888 "
+                     "block-linear (16 GOBs high), VRAM 0x100000, pitch 320");
+
+    /* (74, 69): last GOB column, second row of blocks */
+    put_pixel(s->vram, &l, 4, 74, 69, 0x00010203);
+    put_pixel(s->vram, &l, 4, 17, 64, 0x00040506);
+    nv50_scanout_vblank(s, 1);
+    expect_update(c, 2, 17, 64, 58, 6);
+    cs = display_console_surface(con);
+    ck_assert_uint_eq(cs->data[(69 * 75 + 74) * 4 + 2], 0x01);
+    ck_assert_uint_eq(cs->data[(69 * 75 + 74) * 4 + 0], 0x03);
+    ck_assert_uint_eq(cs->data[(64 * 75 + 17) * 4 + 1], 0x05);
+    nv50_scanout_set_console(s, 1, NULL);
+    display_console_free(con);
+    card_free(s);
+}
+END_TEST
+
+/* A guest mistake is logged once, not at every vblank. */
+START_TEST(console_error_logged_once)
+{
+    NV50State *s = card();
+    DisplayConsole *con = display_console_new("head0");
+    Capture *c = capture(con);
+    FILE *log = tmpfile();
+    char buf[1024];
+    size_t n;
+    const char *p;
+    int count = 0;
+
+    gemu_loglevel = LOG_GUEST_ERROR;
+    gemu_log_set_file(log);
+    nv50_scanout_set_console(s, 0, con);
+    fill(s);
+    arm_core(s, SURF, W, H, 1u << 20 | (PITCH >> 8) << 8, 0xcf);
+    nv50_scanout_vblank(s, 0);
+    ck_assert(c->has_surface);
+    arm_core(s, 0xffff00, W, H, 1u << 20 | (PITCH >> 8) << 8, 0xcf);
+    for (int i = 0; i < 5; i++) {
+        nv50_scanout_vblank(s, 0);
+    }
+    ck_assert(!c->has_surface);
+    ck_assert_int_eq(c->switches, 2);
+    ck_assert_ptr_nonnull(strstr(display_console_info(con), "beyond VRAM"));
+    gemu_log_set_file(NULL);
+    gemu_loglevel = 0;
+    rewind(log);
+    n = fread(buf, 1, sizeof(buf) - 1, log);
+    buf[n] = 0;
+    fclose(log);
+    for (p = buf; (p = strstr(p, "beyond VRAM")); p++) {
+        count++;
+    }
+    ck_assert_msg(count == 1, "logged %d times:\n%s", count, buf);
+    nv50_scanout_set_console(s, 0, NULL);
+    display_console_free(con);
+    card_free(s);
+}
+END_TEST
+
 Suite *hw_scanout_suite(void)
 {
     Suite *s = suite_create("hw-scanout");
-    TCase *tc = tcase_create("core");
+    TCase *tc = tcase_create("convert");
 
+    tcase_add_test(tc, formats_pitch_linear);
+    tcase_add_test(tc, formats_block_linear);
+    tcase_add_test(tc, block_linear_addresses);
+    tcase_add_test(tc, lut_on_direct_colour);
+    tcase_add_test(tc, lut_hires_interpolates_10bit);
+    tcase_add_test(tc, lut_read_layout);
+    tcase_add_test(tc, surface_beyond_vram);
+    tcase_add_test(tc, bad_descriptions);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("card");
     tcase_add_test(tc, scanout_dump_png);
     tcase_add_test(tc, scanout_rejects);
     tcase_add_test(tc, scanout_prefers_base_image);
+    tcase_add_test(tc, scanout_i8_core_lut);
+    tcase_add_test(tc, scanout_context_dmas);
+    tcase_add_test(tc, console_dirty_rectangles);
+    tcase_add_test(tc, console_block_linear);
+    tcase_add_test(tc, console_error_logged_once);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -147,23 +147,67 @@ typedef struct NV50NVIO {
     uint32_t intr_en;           /* 0x00e050 */
 } NV50NVIO;
 
-/* PDISPLAY: the display engine (pdisplay.c) */
+/* PDISPLAY: the display engine (pdisplay.c, evo.c) */
 #define NV50_EVO_CHANNELS       9   /* core, base 0-1, ovly 0-1, PIO 5-8 */
 #define NV50_EVO_DMA_CHANNELS   5   /* 0-4 fetch pushbuffers */
 #define NV50_EVO_METHODS        (0x1000 / 4)
+#define NV50_HEADS              2
 
+/* EVO channel numbers (the USER page and 0x610200 control index) */
+#define NV50_EVO_CORE           0
+#define NV50_EVO_BASE(h)        (1 + (h))
+#define NV50_EVO_OVLY(h)        (3 + (h))
+#define NV50_EVO_OIMM(h)        (5 + (h))   /* PIO overlay-immediate */
+#define NV50_EVO_CURS(h)        (7 + (h))   /* PIO cursor */
+
+/*
+ * One EVO channel.  assembly[] holds the method data as the channel
+ * received it, armed[] the data as of the channel's last completed
+ * UPDATE; both are indexed by method >> 2 (core head h's methods are at
+ * 0x800 + h * 0x400 + m).  armed[] is what scanout.c shows.
+ */
 typedef struct NV50EvoChannel {
     uint32_t put;               /* USER+0, byte offset */
     uint32_t get;               /* USER+4, byte offset */
-    bool stalled;               /* stopped on an error until re-enabled */
-    uint32_t assembly[NV50_EVO_METHODS];    /* latched method data */
-    uint32_t armed[NV50_EVO_METHODS];       /* copied on UPDATE */
+    bool busy;                  /* its pusher is running (no re-entry) */
+    bool error;                 /* stopped on an error until acked */
+    uint32_t resume;            /* GET to go on from once acked */
+    /* the method the next data words go to (DMA channels) */
+    uint32_t mthd;
+    uint32_t count;
+    bool nonincr;
+    /* an UPDATE received and not yet completed: the channel waits */
+    bool update_pending;
+    bool update_vblank;         /* waiting for its head's vblank */
+    uint32_t update_data;
+    uint32_t update_ntfy_ctl;   /* notifier control/ctxdma at UPDATE */
+    uint32_t update_ntfy_dma;
+    uint32_t assembly[NV50_EVO_METHODS];
+    uint32_t armed[NV50_EVO_METHODS];
 } NV50EvoChannel;
 
+/* A head's raster generator: timing of the armed mode on s->clock. */
+typedef struct NV50Raster {
+    bool running;
+    int64_t t0;                 /* clock ns at line 0, pixel 0 */
+    uint32_t khz;               /* pixel clock */
+    uint32_t htotal, vtotal;
+    uint32_t vblank_start;      /* line where the vblank interrupt fires */
+    uint64_t frames_base;       /* vblanks counted before t0 */
+    uint32_t hline_latch;       /* 0x616344, latched by a 0x616340 read */
+    GemuTimer timer;            /* next vblank */
+} NV50Raster;
+
 typedef struct NV50PDisplay {
-    uint32_t regs[0x20000 / 4];     /* 0x610000-0x62ffff plain storage */
+    uint32_t regs[0x20000 / 4];     /* 0x610000-0x62ffff */
     NV50EvoChannel chan[NV50_EVO_CHANNELS];
     uint64_t updates;               /* core UPDATEs completed (tests) */
+    /* the supervisor sequence of a core UPDATE (0x610024 bits 4-6) */
+    int super_stage;                /* 0 idle, 1-3: waiting for the ack */
+    uint32_t super_heads;           /* 0x610030 head bits */
+    uint32_t super_chans;           /* channels interlocked with it */
+    GemuTimer super_timer;          /* the ack was not seen in time */
+    NV50Raster raster[NV50_HEADS];
 } NV50PDisplay;
 
 struct NV50State {
@@ -311,9 +355,12 @@ void nv50_nvio_write(NV50State *s, hwaddr addr, uint64_t val,
 
 /* PDISPLAY (0x610000) and its channels' USER area (0x640000). */
 /*
- * The surface head 0 or 1 scans out, from the core channel's armed
- * methods (scanout.c): false with *err set if none is armed or it is in
- * a layout/format gemu cannot show.  out->data points into VRAM.
+ * What head 0 or 1 shows now (scanout.c): its armed base image, else its
+ * core surface, read from VRAM (any layout and format, through the LUT)
+ * and converted into a DISPLAY_FORMAT_BGRX8888 host image with packed
+ * rows.  out->data belongs to the card and stays valid until the next
+ * call for that head; out->addr is the surface's VRAM address.  False
+ * with *err set if nothing is armed or the surface is not showable.
  */
 struct DisplaySurface;
 bool nv50_scanout_surface(NV50State *s, int head,
@@ -331,6 +378,17 @@ void nv50_scanout_set_console(NV50State *s, int head,
  * armed surface from VRAM and hand what changed to the head's console.
  */
 void nv50_scanout_vblank(NV50State *s, int head);
+
+/*
+ * Resolve a context DMA handle of EVO channel @chid through the display
+ * RAMHT: start and limit (inclusive) of the object and whether it targets
+ * VRAM (else guest memory).  False if the handle is not bound.
+ */
+bool nv50_evo_ctxdma(NV50State *s, int chid, uint32_t handle,
+                     uint64_t *start, uint64_t *limit, bool *vram);
+/* Head @head's beam position now (as 0x616340/0x616344 would read). */
+bool nv50_pdisplay_scanout_pos(NV50State *s, int head, uint32_t *vline,
+                               uint32_t *hline, uint64_t *frames);
 
 void nv50_pdisplay_init(NV50State *s);
 void nv50_pdisplay_reset(NV50State *s);
