@@ -2,9 +2,11 @@
  * The sgx543 machine: an SGX543 with device memory, driven by a scene
  * file (docs/scene-format.md) the way a guest driver would drive it:
  * blobs into memory, register writes, then one kernel-CCB slot per
- * command buffer and an EVENT_KICK.  Frames go to ui/.  Without -scene
- * it runs the built-in scene: a textured, vertex-coloured mesh drawn by
- * gemu's own USSE programs (assembled at start-up by usse_assemble).
+ * command buffer and an EVENT_KICK.  Frames go to ui/ (-display,
+ * -frames); with a window, gemu stays up after the scene until the user
+ * closes it.  Without -scene it runs the built-in scene: a textured,
+ * vertex-coloured mesh drawn by gemu's own USSE programs (assembled at
+ * start-up by usse_assemble).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -12,10 +14,12 @@
 #include "gemu/log.h"
 #include "block/sgx-scene.h"
 #include "hw/sgx543/sgx543.h"
+#include "monitor/monitor.h"
 #include "ui/console.h"
 #include "machines.h"
 
 #include <math.h>
+#include <poll.h>
 
 /* The CCB (256 x 32 bytes) and its offsets live in the top 12 KiB. */
 #define CCB_AREA    0x3000
@@ -156,6 +160,42 @@ static void report_errors(Sgx543State *dev, const char *what)
                sgx543_mmio_read(dev, SGX_BIF_FAULT));
 }
 
+static DisplayConsole *sgx543_console(void *opaque, int index)
+{
+    return index == 0 ? opaque : NULL;
+}
+
+static void sgx543_quit(void *opaque)
+{
+    /* monitor_quit_requested() ends the wait */
+}
+
+/*
+ * With a window or a monitor, stay up after the scene like a real
+ * machine: keep the window drawn and answer the monitor until the user
+ * closes the window or says "quit" (or the monitor's stdin ends and no
+ * window is open).
+ */
+static void sgx543_wait_for_quit(Monitor *mon)
+{
+    while (display_poll() && !(mon && monitor_quit_requested(mon))) {
+        struct pollfd fds[MONITOR_MAX_POLLFDS];
+        int n = mon ? monitor_pollfds(mon, fds, MONITOR_MAX_POLLFDS) : 0;
+
+        if (!n && !display_has_window()) {
+            return;
+        }
+        n = poll(fds, n, DISPLAY_POLL_INTERVAL_MS);
+        if (n < 0 && errno != EINTR) {
+            gemu_error("sgx543: poll: %s", strerror(errno));
+            return;
+        }
+        if (n > 0) {
+            monitor_dispatch(mon, fds, n);
+        }
+    }
+}
+
 int sgx543_machine_run(const MachineOptions *opts)
 {
     g_autofree char *text = NULL;
@@ -163,24 +203,22 @@ int sgx543_machine_run(const MachineOptions *opts)
     g_autofree char *err = NULL;
     g_autofree uint8_t *ram = NULL;
     const char *what = opts->scene ? opts->scene : "built-in scene";
-    const char *prefix = NULL;
+    DisplayKind kind;
+    g_autofree char *png_prefix = NULL;
     SgxScene *scene;
     Sgx543State *dev;
     DisplayConsole *con;
+    const MonitorOps mon_ops = {
+        .console = sgx543_console, .quit = sgx543_quit,
+    };
+    Monitor *mon = NULL;
     uint32_t ccb, ctl;
     int status = 0;
 
-    if (opts->display && strcmp(opts->display, "none")) {
-        if (!strcmp(opts->display, "png")) {
-            prefix = "gemu-frame";
-        } else if (g_str_has_prefix(opts->display, "png:")
-                   && opts->display[4]) {
-            prefix = opts->display + 4;
-        } else {
-            gemu_error("unknown display '%s' (none, png, png:PREFIX)",
-                       opts->display);
-            return 1;
-        }
+    /* a bad -display is the user's typo: say so before any work */
+    if (!display_parse_spec(opts->display, &kind, &png_prefix, &err)) {
+        gemu_error("%s", err);
+        return 1;
     }
     if (opts->scene) {
         g_autoptr(GError) gerr = NULL;
@@ -215,8 +253,22 @@ int sgx543_machine_run(const MachineOptions *opts)
 
     dev = sgx543_new(&(SgxMemory) { .host = ram, .size = scene->mem_size });
     con = display_console_new("sgx543");
-    if (prefix) {
-        display_console_add_listener(con, display_png_listener_new(prefix));
+    if (!display_open(con, opts->display, opts->frames, &err)) {
+        gemu_error("%s", err);
+        display_close();
+        display_console_free(con);
+        sgx543_free(dev);
+        sgx_scene_free(scene);
+        return 1;
+    }
+    if (opts->monitor &&
+        !(mon = monitor_new(opts->monitor, &mon_ops, con, &err))) {
+        gemu_error("%s", err);
+        display_close();
+        display_console_free(con);
+        sgx543_free(dev);
+        sgx_scene_free(scene);
+        return 1;
     }
     sgx543_set_console(dev, con);
     for (guint i = 0; i < scene->regs->len; i++) {
@@ -252,6 +304,10 @@ int sgx543_machine_run(const MachineOptions *opts)
         report_errors(dev, what);
         status = 1;
     }
+    if (display_has_window() || mon) {
+        sgx543_wait_for_quit(mon);
+    }
+    monitor_free(mon);
     if (opts->screendump) {
         const DisplaySurface *s = display_console_surface(con);
         g_autofree char *perr = NULL;
@@ -264,6 +320,8 @@ int sgx543_machine_run(const MachineOptions *opts)
             status = 1;
         }
     }
+    /* the last -frames file, while the device's memory is still there */
+    display_close();
     display_console_free(con);
     sgx543_free(dev);
     sgx_scene_free(scene);

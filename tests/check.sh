@@ -6,10 +6,13 @@
 #                         the second time on the portable fast path
 #   tests/tools/*.sh      command-line tests of the tools, one file each;
 #                         each prints "NAME: N passed, N failed" last
-#   tests/guest/*.sh      QEMU guests booted against gemu -M g84 (about 1.5
-#                         minutes; qemu-system-x86, linux-image-amd64 and
-#                         busybox-static must be installed)
+#   tests/guest/*.sh      QEMU guests booted against gemu -M g84: gemu's
+#                         own guest twice, Debian's initramfs once (about 4
+#                         minutes; the packages of .ci/debian-packages)
 set -u
+# headless: gemu opens a window by default when a display is available
+# (tests that want one, like display-sdl.sh, start their own Xvfb)
+unset DISPLAY WAYLAND_DISPLAY
 build=${GEMU_BUILD:-build}
 src=$(cd "$(dirname "$0")/.." && pwd)
 total_pass=0

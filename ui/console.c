@@ -131,6 +131,36 @@ void display_surface_get_rgba(const DisplaySurface *s, uint32_t x, uint32_t y,
     }
 }
 
+void display_surface_row_rgba(const DisplaySurface *s, uint32_t y,
+                              uint8_t *dst)
+{
+    const uint8_t *p = s->data + (size_t)y * s->pitch;
+
+    /* the formats a scanout usually has, without the per-pixel switch */
+    switch (s->format) {
+    case DISPLAY_FORMAT_RGBA8888:
+        memcpy(dst, p, (size_t)s->width * 4);
+        break;
+    case DISPLAY_FORMAT_BGRA8888:
+    case DISPLAY_FORMAT_BGRX8888: {
+        bool alpha = s->format == DISPLAY_FORMAT_BGRA8888;
+
+        for (uint32_t x = 0; x < s->width; x++, p += 4, dst += 4) {
+            dst[0] = p[2];
+            dst[1] = p[1];
+            dst[2] = p[0];
+            dst[3] = alpha ? p[3] : 255;
+        }
+        break;
+    }
+    default:
+        for (uint32_t x = 0; x < s->width; x++) {
+            display_surface_get_rgba(s, x, y, dst + 4 * x);
+        }
+        break;
+    }
+}
+
 DisplayConsole *display_console_new(const char *name)
 {
     DisplayConsole *con = g_new0(DisplayConsole, 1);

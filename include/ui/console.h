@@ -4,9 +4,10 @@
  * A device hands ui/ a DisplaySurface (a host pointer to the pixels, plus
  * the guest address, size, pitch and format they came from) and tells it
  * when a region changed or a frame ended.  ui/ knows nothing of the
- * device; listeners (PNG dumps now, SDL2 windows later) know nothing of
- * each other.  A console has one current surface and any number of
- * listeners, called in registration order.
+ * device; listeners (SDL2 windows, PNG files) know nothing of each
+ * other.  A console has one current surface and any number of listeners,
+ * called in registration order.  A machine attaches them with
+ * display_open() (docs/devel/ui.md).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -46,6 +47,12 @@ bool display_surface_valid(const DisplaySurface *s, char **err);
 /* Pixel (x, y) of @s as 8-bit R, G, B, A (floats clamped to [0, 1]). */
 void display_surface_get_rgba(const DisplaySurface *s, uint32_t x, uint32_t y,
                               uint8_t rgba[4]);
+/*
+ * Row @y of @s as 8-bit R, G, B, A into @dst (width * 4 bytes): the same
+ * values as display_surface_get_rgba, faster.
+ */
+void display_surface_row_rgba(const DisplaySurface *s, uint32_t y,
+                              uint8_t *dst);
 
 typedef struct DisplayConsole DisplayConsole;
 typedef struct DisplayListener DisplayListener;
@@ -111,5 +118,117 @@ bool display_png_write(const DisplaySurface *s, const char *path,
  * 0001).  Write errors are reported once with gemu_error.
  */
 DisplayListener *display_png_listener_new(const char *prefix);
+
+/*
+ * -frames DIR: a listener that writes every NEW frame (its pixels differ
+ * from the last frame written) as DIR/PREFIX-NNNNNN.png, NNNNNN being the
+ * console's frame number, compressed for speed (the same pixels give
+ * the same bytes, but not those of display_png_write).  At most one file
+ * per DISPLAY_FRAMES_MIN_INTERVAL_MS of @clock's time: a frame that comes
+ * sooner is held back and written by display_frames_listener_poll() once
+ * the interval has passed, or by display_frames_listener_flush() (so the
+ * last frame is never lost).  @clock (NULL: host monotonic time) returns
+ * nanoseconds; tests inject their own.  DIR is created if missing (false
+ * with *err if it cannot be); the first write error is reported with
+ * gemu_error and no more files are written.
+ */
+#define DISPLAY_FRAMES_MIN_INTERVAL_MS  100
+
+typedef int64_t (*DisplayClockFn)(void *opaque);
+
+DisplayListener *display_frames_listener_new(const char *dir,
+                                             const char *prefix,
+                                             DisplayClockFn clock,
+                                             void *clock_opaque,
+                                             char **err);
+/* Write the held-back frame if the interval has passed. */
+void display_frames_listener_poll(DisplayListener *dl);
+/* Write the held-back frame now, whatever the interval (at exit). */
+void display_frames_listener_flush(DisplayListener *dl);
+/* The same for every frames listener alive. */
+void display_frames_poll_all(void);
+void display_frames_flush_all(void);
+
+/* --- SDL2 backend (ui/sdl2.c): a window drawn with OpenGL (epoxy) --- */
+
+/*
+ * Start SDL's video subsystem (reference counted); false with *err if no
+ * display can be opened.
+ */
+bool sdl2_display_init(char **err);
+/* Drop one reference; the last one destroys every window. */
+void sdl2_display_fini(void);
+/*
+ * A listener that shows console @name in a resizable window of its own
+ * (after sdl2_display_init), drawn with OpenGL, or with SDL's renderer
+ * when no GL context can be had (or GEMU_SDL_NO_GL=1 is in the
+ * environment); NULL with *err if no window can be made.
+ */
+DisplayListener *sdl2_listener_new(const char *name, char **err);
+/*
+ * Handle window events and present new frames; false once the user asked
+ * to close a window (or SDL was told to quit).
+ */
+bool sdl2_poll(void);
+/* Windows open now. */
+unsigned sdl2_window_count(void);
+/*
+ * The window title for console @name showing @s (NULL: no signal) at
+ * @fps frames per second, e.g. "gemu sgx543 — 256x256 — 60 fps"
+ * (UTF-8 em dashes).
+ */
+char *sdl2_window_title(const char *name, const DisplaySurface *s,
+                        unsigned fps);
+/*
+ * Where a @sw x @sh image goes in a @dw x @dh window: scaled as large as
+ * fits with its aspect kept, centred (black bars around); rect = x, y
+ * (from the top left), w, h.
+ */
+void sdl2_fit_rect(uint32_t sw, uint32_t sh, int dw, int dh, int rect[4]);
+
+/* --- Display backends as the machines choose them (ui/display.c) --- */
+
+/* How often a machine's main loop should call display_poll(). */
+#define DISPLAY_POLL_INTERVAL_MS    16
+
+typedef enum DisplayKind {
+    DISPLAY_KIND_DEFAULT,   /* sdl if a display is available, else none */
+    DISPLAY_KIND_SDL,       /* an SDL2 window */
+    DISPLAY_KIND_PNG,       /* headless: frames only to -frames/-screendump */
+    DISPLAY_KIND_NONE,      /* nothing */
+} DisplayKind;
+
+/*
+ * Parse a -display argument: NULL (the default), "sdl" (or "sdl2"),
+ * "png", "png:PREFIX" (every frame to PREFIX-NNNN.png, *png_prefix set,
+ * g_free), "none".  False with *err for anything else.
+ */
+bool display_parse_spec(const char *spec, DisplayKind *kind,
+                        char **png_prefix, char **err);
+/*
+ * Attach to @con what -display @display and -frames @frames (NULL: none)
+ * ask for.  The default picks sdl when DISPLAY or WAYLAND_DISPLAY is set
+ * and SDL can open it, else none, and logs its choice once.  False with
+ * *err (g_free) on a bad spec, an "sdl" that cannot open a window, or a
+ * -frames directory that cannot be made.  May be called for several
+ * consoles (one window each); -frames files are DIR/frame-NNNNNN.png, or
+ * DIR/NAME-frame-NNNNNN.png for a second console with the same DIR.
+ */
+bool display_open(DisplayConsole *con, const char *display,
+                  const char *frames, char **err);
+/*
+ * Call every DISPLAY_POLL_INTERVAL_MS from the machine's main loop: pumps
+ * window events, presents new frames, writes held-back -frames files.
+ * False once the user closed a window: the machine should then end.
+ */
+bool display_poll(void);
+/* Is a window open (then the machine waits for the user to close it)? */
+bool display_has_window(void);
+/*
+ * Write the last -frames files and close the windows.  Call it before
+ * the surfaces' memory goes away (before freeing the device); the
+ * consoles may be freed before or after.  Safe to call twice.
+ */
+void display_close(void);
 
 #endif

@@ -12,6 +12,9 @@
 #
 # SPDX-License-Identifier: MIT
 set -u
+# headless: gemu opens a window by default when a display is available
+# (tests that want one, like display-sdl.sh, start their own Xvfb)
+unset DISPLAY WAYLAND_DISPLAY
 build=$(cd "${GEMU_BUILD:-build}" && pwd)
 SRC_DIR=${GEMU_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 pass=0
