@@ -1,5 +1,5 @@
 /*
- * make bench: the G84 card's MMIO round trip.
+ * make bench: the G84 card's MMIO round trip and boot time.
  *
  *   gemu-mmio-transport  one BAR0 read (PMC_BOOT_0) over the mpqemu
  *                        socketpair, in process: a client thread sends
@@ -10,6 +10,8 @@
  *                        system/g84-guest.c): guest kernel -> QEMU's proxy
  *                        -> socket -> gemu and back (the reader's own
  *                        start-up, measured with 0 reads, removed).
+ *   g84-boot-to-fbcon    host seconds from starting gemu -M g84 -guest to
+ *                        nouveau's fbcon on fb0 (bench_fbcon below).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -19,7 +21,9 @@
 #include "hw/remote/mpqemu.h"
 #include "bench.h"
 
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define BENCH_BAR0_GPA      0xfd000000u
@@ -183,6 +187,69 @@ static void bench_guest(void)
     bench_report(name, MAX(0, mmio_ns - base_ns) / 1e3 / n, "us per read");
 }
 
+/*
+ * g84-boot-to-fbcon: host seconds from starting gemu (which starts QEMU)
+ * to the guest's "fbcon: nouveaudrmfb (fb0) is primary device" on the
+ * serial console, under TCG with nouveau.noaccel=1; gemu is stopped
+ * there.  The guest's own clock at that line is printed beside it.
+ */
+static void bench_fbcon(void)
+{
+    const char *name = "g84-boot-to-fbcon";
+    static const char want[] = "fbcon: nouveaudrmfb (fb0) is primary device";
+    g_autofree char *gemu = gemu_binary();
+    g_autofree char *qemu = g_find_program_in_path("qemu-system-x86_64");
+    g_autoptr(GError) err = NULL;
+    g_autoptr(GString) line = g_string_new(NULL);
+    char *argv[] = { gemu, "-display", "none", "-M", "g84", "-guest",
+                     "-guest-append", "nouveau.noaccel=1 gemu.poweroff=0",
+                     NULL };
+    double t0, guest_s = -1;
+    bool seen = false;
+    GPid pid;
+    int out, status;
+    FILE *f;
+
+    if (!qemu || !gemu || !g_file_test(gemu, G_FILE_TEST_IS_EXECUTABLE)) {
+        printf("%s: skipped (%s missing)\n", name,
+               qemu ? "build/gemu" : "qemu-system-x86_64");
+        return;
+    }
+    t0 = bench_now();
+    if (!g_spawn_async_with_pipes(NULL, argv, NULL,
+                                  G_SPAWN_DO_NOT_REAP_CHILD |
+                                  G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                                  &pid, NULL, &out, NULL, &err)) {
+        bench_fail(name, "cannot run gemu: %s", err->message);
+        return;
+    }
+    f = fdopen(out, "r");
+    for (int c; !seen && (c = fgetc(f)) != EOF;) {
+        if (c != '\n') {
+            g_string_append_c(line, c);
+            continue;
+        }
+        if (strstr(line->str, want)) {
+            seen = true;
+            sscanf(line->str, "[ %lf]", &guest_s);
+        }
+        g_string_truncate(line, 0);
+    }
+    if (seen) {
+        double t1 = bench_now();
+
+        kill(pid, SIGTERM);
+        printf("%s-guest: %.1f s (the guest kernel's clock)\n", name,
+               guest_s);
+        bench_report(name, t1 - t0, "s");
+    } else {
+        bench_fail(name, "the guest never printed '%s'", want);
+    }
+    fclose(f);
+    waitpid(pid, &status, 0);
+    g_spawn_close_pid(pid);
+}
+
 void bench_g84(const char *filter)
 {
     if (!filter || strstr("gemu-mmio-transport", filter) != NULL) {
@@ -190,5 +257,8 @@ void bench_g84(const char *filter)
     }
     if (!filter || strstr("gemu-mmio", filter) != NULL) {
         bench_guest();
+    }
+    if (!filter || strstr("g84-boot-to-fbcon", filter) != NULL) {
+        bench_fbcon();
     }
 }

@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 
 /* bump when the layout or /init changes, so caches are rebuilt */
-#define G84_GUEST_FORMAT    4
+#define G84_GUEST_FORMAT    5
 
 static const char guest_init[] =
     "#!/bin/sh\n"
@@ -38,6 +38,7 @@ static const char guest_init[] =
     "    nouveau.*) nvargs=\"$nvargs ${w#nouveau.}\" ;;\n"
     "    gemu.poweroff=*) off=${w#gemu.poweroff=} ;;\n"
     "    gemu.mmiobench=*) mmio=${w#gemu.mmiobench=} ;;\n"
+    "    gemu.tty0=*) tty0text=$(echo \"${w#gemu.tty0=}\" | tr _ ' ') ;;\n"
     "    esac\n"
     "done\n"
     /*
@@ -75,6 +76,23 @@ static const char guest_init[] =
     "    esac\n"
     "done\n"
     "echo \"gemu-guest: modules loaded after $(cut -d' ' -f1 /proc/uptime) s\"\n"
+    /*
+     * The framebuffer console (tty0) is what gemu's window shows; kernel
+     * messages and the shell stay on the serial port.  Say so there,
+     * with the cursor hidden so that a dumped frame does not depend on
+     * the blink phase; "gemu.tty0=TEXT" (_ for spaces) adds a line
+     * (tests/guest/nouveau-fbcon.sh).
+     */
+    "if test -e /sys/class/graphics/fb0 && test -c /dev/tty0; then\n"
+    "    printf '\\033[?25l\\033[H' > /dev/tty0\n"
+    "    echo 'gemu: this console is drawn by nouveau on the emulated G84.'"
+    " > /dev/tty0\n"
+    "    echo 'The shell is on the serial console.' > /dev/tty0\n"
+    "    if test -n \"$tty0text\"; then\n"
+    "        echo \"$tty0text\" > /dev/tty0\n"
+    "    fi\n"
+    "    echo 'gemu-guest: wrote to /dev/tty0'\n"
+    "fi\n"
     "if test -n \"$off\"; then\n"
     "    sleep \"$off\"\n"
     "    echo 'gemu-guest: powering off'\n"

@@ -14,6 +14,8 @@
 #include "gemu/log.h"
 #include "hw/nv50/nv50.h"
 #include "hw/remote/mpqemu.h"
+#include "monitor/monitor.h"
+#include "ui/console.h"
 #include "machines.h"
 #include "g84.h"
 
@@ -28,6 +30,17 @@
 #define G84_DEFAULT_QEMU        "qemu-system-x86_64"
 #define G84_DEFAULT_RAM_MIB     512
 #define G84_RAM_BACKEND         "gemu-ram"
+#define G84_HEADS               2
+/* -guest without a terminal or a window: power off this long after boot */
+#define G84_GUEST_BATCH_POWEROFF    5
+
+typedef struct G84Machine {
+    NV50State *card;
+    DisplayConsole *con[G84_HEADS];
+    Monitor *mon;
+    pid_t qemu;
+    bool stopping;              /* QEMU was asked to end */
+} G84Machine;
 
 static volatile pid_t qemu_pid;
 
@@ -101,35 +114,77 @@ static void forward_signal(int sig)
     }
 }
 
-/* Serve the card until QEMU closes its end; false on a protocol error. */
-static bool serve(MPQemuServer *srv, GemuClock *clk)
+/* The user ended the machine (monitor "quit", window closed). */
+static void g84_stop(G84Machine *m)
 {
+    if (!m->stopping && m->qemu > 0) {
+        m->stopping = true;
+        kill(m->qemu, SIGTERM);
+    }
+}
+
+static DisplayConsole *g84_console(void *opaque, int index)
+{
+    G84Machine *m = opaque;
+
+    return index >= 0 && index < G84_HEADS ? m->con[index] : NULL;
+}
+
+static void g84_quit(void *opaque)
+{
+    g84_stop(opaque);
+}
+
+/*
+ * Serve the card until QEMU closes its end; false on a protocol error.
+ * Between messages: the card's timers (vblank, PTIMER alarms), the
+ * display (window events, new frames) and the monitor.
+ */
+static bool serve(G84Machine *m, MPQemuServer *srv, GemuClock *clk)
+{
+    int64_t next_ui = 0;
+
     for (;;) {
-        struct pollfd pfd[2] = {
+        struct pollfd pfd[2 + MONITOR_MAX_POLLFDS] = {
             { .fd = srv->fd, .events = POLLIN },
             { .fd = srv->resample_fd, .events = POLLIN },
         };
+        int n = 2;
         int64_t deadline = gemu_clock_next_deadline(clk);
-        int timeout = -1;
+        int64_t now = gemu_clock_get_ns(clk);
+        int timeout;
         g_autoptr(GError) err = NULL;
         int r;
 
-        if (deadline != INT64_MAX) {
-            int64_t now = gemu_clock_get_ns(clk);
-
-            timeout = deadline <= now ? 0
-                    : (int)MIN((deadline - now + 999999) / 1000000, 1000);
+        if (m->mon) {
+            n += monitor_pollfds(m->mon, pfd + n, MONITOR_MAX_POLLFDS);
         }
-        r = poll(pfd, srv->resample_fd >= 0 ? 2 : 1, timeout);
+        deadline = MIN(deadline, next_ui);
+        timeout = deadline <= now ? 0
+                : (int)MIN((deadline - now + 999999) / 1000000, 1000);
+        r = poll(pfd, n, timeout);
         if (r < 0 && errno != EINTR) {
             gemu_error("g84: poll: %s", strerror(errno));
             return false;
         }
         gemu_clock_run_timers(clk);
-        if (r > 0 && (pfd[1].revents & POLLIN)) {
+        now = gemu_clock_get_ns(clk);
+        if (now >= next_ui) {
+            next_ui = now + DISPLAY_POLL_INTERVAL_MS * 1000000LL;
+            if (!display_poll()) {
+                g84_stop(m);
+            }
+        }
+        if (r <= 0) {
+            continue;
+        }
+        if (m->mon) {
+            monitor_dispatch(m->mon, pfd + 2, n - 2);
+        }
+        if (srv->resample_fd >= 0 && (pfd[1].revents & POLLIN)) {
             mpqemu_server_resample(srv);
         }
-        if (r > 0 && pfd[0].revents) {
+        if (pfd[0].revents) {
             r = mpqemu_server_handle_one(srv, &err);
             if (r == 0) {
                 return true;
@@ -147,6 +202,38 @@ static void ram_changed(void *opaque, GuestRAM *ram)
     nv50_set_guest_ram(opaque, ram);
 }
 
+/* Free what g84_machine_run made, windows before the VRAM they show. */
+static void g84_teardown(G84Machine *m, GemuClock *clk)
+{
+    display_close();
+    monitor_free(m->mon);
+    nv50_free(m->card);
+    for (int h = 0; h < G84_HEADS; h++) {
+        display_console_free(m->con[h]);
+    }
+    gemu_clock_destroy(clk);
+}
+
+/*
+ * The guest's kernel command line.  A batch run (stdin not a terminal, no
+ * window, no monitor) has nobody to type at the guest's shell: unless the
+ * user chose "gemu.poweroff=", the guest powers off once it is up.
+ */
+static char *g84_guest_cmdline(const MachineOptions *opts)
+{
+    GString *s = g_string_new(G84_GUEST_CMDLINE);
+
+    if (opts->guest_append) {
+        g_string_append_printf(s, " %s", opts->guest_append);
+    }
+    if (!isatty(STDIN_FILENO) && !display_has_window() && !opts->monitor &&
+        !strstr(s->str, "gemu.poweroff=")) {
+        g_string_append_printf(s, " gemu.poweroff=%d",
+                               G84_GUEST_BATCH_POWEROFF);
+    }
+    return g_string_free(s, FALSE);
+}
+
 int g84_machine_run(const MachineOptions *opts)
 {
     g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func(g_free);
@@ -154,6 +241,10 @@ int g84_machine_run(const MachineOptions *opts)
     g_autofree char *kernel = NULL, *initrd = NULL;
     uint64_t ram = 0, vram = 0;
     bool has_accel = false, has_vga = false, has_mem = false;
+    g_autofree char *derr = NULL;
+    const MonitorOps mon_ops = { .console = g84_console, .quit = g84_quit };
+    G84Machine m = { 0 };
+    bool mon_stdio = opts->monitor && !strcmp(opts->monitor, "stdio");
     GemuClock clk;
     NV50State *card;
     MPQemuServer *srv;
@@ -169,9 +260,8 @@ int g84_machine_run(const MachineOptions *opts)
             return 1;
         }
     }
-    if (opts->display || opts->scene) {
-        gemu_error("g84: -display and -scene are not supported by this "
-                   "machine yet");
+    if (opts->scene) {
+        gemu_error("g84: -scene is for the sgx543 machine");
         return 1;
     }
     for (int i = 0; i < opts->argc; i++) {
@@ -210,11 +300,25 @@ int g84_machine_run(const MachineOptions *opts)
         gemu_clock_destroy(&clk);
         return 1;
     }
+    m.card = card;
     device_reset(DEVICE(card));
+    for (int h = 0; h < G84_HEADS; h++) {
+        g_autofree char *name = g_strdup_printf("g84 head %d", h);
+
+        m.con[h] = display_console_new(name);
+        nv50_scanout_set_console(card, h, m.con[h]);
+    }
+    /* the window shows head 0, where nouveau puts its console */
+    if (!display_open(m.con[0], opts->display, opts->frames, &derr) ||
+        (opts->monitor &&
+         !(m.mon = monitor_new(opts->monitor, &mon_ops, &m, &derr)))) {
+        gemu_error("g84: %s", derr);
+        g84_teardown(&m, &clk);
+        return 1;
+    }
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
         gemu_error("g84: socketpair: %s", strerror(errno));
-        nv50_free(card);
-        gemu_clock_destroy(&clk);
+        g84_teardown(&m, &clk);
         return 1;
     }
 
@@ -227,14 +331,20 @@ int g84_machine_run(const MachineOptions *opts)
         g_ptr_array_add(args, g_strdup("-initrd"));
         g_ptr_array_add(args, g_strdup(initrd));
         g_ptr_array_add(args, g_strdup("-append"));
-        g_ptr_array_add(args, g_strdup_printf("%s%s%s", G84_GUEST_CMDLINE,
-                                              opts->guest_append ? " " : "",
-                                              opts->guest_append ?
-                                              opts->guest_append : ""));
+        g_ptr_array_add(args, g84_guest_cmdline(opts));
         g_ptr_array_add(args, g_strdup("-display"));
         g_ptr_array_add(args, g_strdup("none"));
-        g_ptr_array_add(args, g_strdup("-serial"));
-        g_ptr_array_add(args, g_strdup("stdio"));
+        if (mon_stdio) {
+            /* stdin is the monitor's: the guest console only prints */
+            g_ptr_array_add(args, g_strdup("-chardev"));
+            g_ptr_array_add(args, g_strdup("file,id=gemu-serial,"
+                                           "path=/dev/stdout,append=on"));
+            g_ptr_array_add(args, g_strdup("-serial"));
+            g_ptr_array_add(args, g_strdup("chardev:gemu-serial"));
+        } else {
+            g_ptr_array_add(args, g_strdup("-serial"));
+            g_ptr_array_add(args, g_strdup("stdio"));
+        }
         g_ptr_array_add(args, g_strdup("-monitor"));
         g_ptr_array_add(args, g_strdup("none"));
         g_ptr_array_add(args, g_strdup("-no-reboot"));
@@ -279,6 +389,9 @@ int g84_machine_run(const MachineOptions *opts)
     pid = fork();
     if (pid < 0) {
         gemu_error("g84: fork: %s", strerror(errno));
+        close(sv[0]);
+        close(sv[1]);
+        g84_teardown(&m, &clk);
         return 1;
     }
     if (pid == 0) {
@@ -290,7 +403,7 @@ int g84_machine_run(const MachineOptions *opts)
                 (char *)args->pdata[0], strerror(errno));
         _exit(127);
     }
-    qemu_pid = pid;
+    qemu_pid = m.qemu = pid;
     close(sv[1]);
     /* Ctrl-C reaches QEMU too; gemu follows it out when it exits */
     signal(SIGINT, SIG_IGN);
@@ -298,7 +411,7 @@ int g84_machine_run(const MachineOptions *opts)
     signal(SIGHUP, forward_signal);
 
     srv = mpqemu_server_new(sv[0], PCI_DEVICE(card), ram_changed, card);
-    ok = serve(srv, &clk);
+    ok = serve(&m, srv, &clk);
     mpqemu_server_free(srv);
     if (!ok) {
         kill(pid, SIGTERM);
@@ -308,16 +421,19 @@ int g84_machine_run(const MachineOptions *opts)
     }
     qemu_pid = 0;
     if (opts->screendump) {
-        g_autofree char *derr = NULL;
+        g_autofree char *serr = NULL;
 
         /* the last frame: what head 0 scanned out when QEMU stopped */
-        if (!nv50_screendump(card, 0, opts->screendump, &derr)) {
-            gemu_error("g84: -screendump %s: %s", opts->screendump, derr);
+        if (!nv50_screendump(card, 0, opts->screendump, &serr)) {
+            gemu_error("g84: -screendump %s: %s", opts->screendump, serr);
             ok = false;
         }
     }
-    nv50_free(card);
-    gemu_clock_destroy(&clk);
+    g84_teardown(&m, &clk);
+    if (m.stopping) {
+        /* the user ended it: QEMU's SIGTERM is no failure */
+        return ok ? 0 : 1;
+    }
     if (WIFSIGNALED(status)) {
         return 128 + WTERMSIG(status);
     }

@@ -17,9 +17,16 @@
  */
 bool g84_guest_prepare(char **kernel, char **initrd, GError **errp);
 
-/* The kernel options the guest always gets (interrupts by polling). */
+/*
+ * The kernel options the guest always gets: interrupts by polling (QEMU's
+ * proxy cannot inject INTx under TCG), and no soft-lockup watchdog --
+ * fbcon's first full redraw through BAR1 is one socket round trip per
+ * pixel and holds the CPU for ~25 s, which the watchdog reports with a
+ * page of stack trace.  No acceleration: PFIFO and PGRAPH are not
+ * modelled yet ("-guest-append nouveau.noaccel=0" overrides).
+ */
 #define G84_GUEST_CMDLINE \
-    "console=ttyS0 panic=-1 irqpoll nolapic_timer nohz=off " \
-    "nouveau.config=NvMSI=0"
+    "console=ttyS0 panic=-1 irqpoll nolapic_timer nohz=off nosoftlockup " \
+    "nouveau.config=NvMSI=0 nouveau.noaccel=1"
 
 #endif

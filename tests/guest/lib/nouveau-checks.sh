@@ -1,0 +1,75 @@
+# shellcheck shell=sh
+# Checks shared by the guest tests in tests/guest/*.sh (sourced, not run):
+# the counters, and what a serial log must show when Debian's nouveau
+# probes the emulated G84 and puts fbcon on it.  POSIX sh.
+#
+# Gives:
+#   ok MESSAGE...       print "PASS: MESSAGE", count a pass
+#   ko MESSAGE...       print "FAIL: MESSAGE", count a failure
+#   skip MESSAGE...     print "SKIP: MESSAGE" (counted as neither)
+#   png_size FILE       "W H" of a PNG (from its IHDR chunk), or nothing
+#   probe_checks NAME LOG   nouveau's probe: the chip, the VBIOS, the VRAM,
+#                       the DRM device, no nouveau line with a complaint
+#   fbcon_log_checks NAME LOG   fbcon on nouveau's framebuffer, no EVO
+#                       notifier or base channel timeout
+#
+# SPDX-License-Identifier: MIT
+
+pass=0
+fail=0
+
+ok() {
+    echo "PASS: $*"
+    pass=$((pass + 1))
+}
+
+ko() {
+    echo "FAIL: $*"
+    fail=$((fail + 1))
+}
+
+skip() {
+    echo "SKIP: $*"
+}
+
+png_size() {
+    # shellcheck disable=SC2046
+    set -- $(od -An -tu1 -j16 -N8 "$1" 2>/dev/null)
+    test $# -eq 8 || return
+    echo "$(( ($1 << 24) | ($2 << 16) | ($3 << 8) | $4 ))" \
+         "$(( ($5 << 24) | ($6 << 16) | ($7 << 8) | $8 ))"
+}
+
+probe_checks() {
+    for want in 'NVIDIA G84 (084000a2)' 'bios: version' 'fb: 256 MiB' \
+                '[drm] Initialized nouveau'; do
+        if grep -qF "$want" "$2"; then
+            ok "$1: '$want'"
+        else
+            ko "$1: no '$want' in the log"
+        fi
+    done
+    bad=$(grep -ai 'nouveau' "$2" |
+          grep -iE 'timeout|stalled|failed|error|unable|trapped')
+    if test -z "$bad"; then
+        ok "$1: no nouveau line with" \
+           "timeout/stalled/failed/error/unable/trapped"
+    else
+        ko "$1: nouveau complains:"
+        echo "$bad" | head -n 10 | sed 's/^/    /'
+    fi
+}
+
+fbcon_log_checks() {
+    if grep -qF 'fbcon: nouveaudrmfb (fb0) is primary device' "$2"; then
+        ok "$1: 'fbcon: nouveaudrmfb (fb0) is primary device'"
+    else
+        ko "$1: fbcon did not take nouveau's framebuffer"
+    fi
+    bad=$(grep -aE 'notifier timeout|base-[0-9]: timeout' "$2")
+    if test -z "$bad"; then
+        ok "$1: no EVO notifier or base channel timeout"
+    else
+        ko "$1: $(echo "$bad" | head -n 1)"
+    fi
+}
