@@ -253,16 +253,9 @@ int sgx543_machine_run(const MachineOptions *opts)
 
     dev = sgx543_new(&(SgxMemory) { .host = ram, .size = scene->mem_size });
     con = display_console_new("sgx543");
-    if (!display_open(con, opts->display, opts->frames, &err)) {
-        gemu_error("%s", err);
-        display_close();
-        display_console_free(con);
-        sgx543_free(dev);
-        sgx_scene_free(scene);
-        return 1;
-    }
-    if (opts->monitor &&
-        !(mon = monitor_new(opts->monitor, &mon_ops, con, &err))) {
+    if (!display_open(con, opts->display, opts->frames, &err) ||
+        (opts->monitor &&
+         !(mon = monitor_new(opts->monitor, &mon_ops, con, &err)))) {
         gemu_error("%s", err);
         display_close();
         display_console_free(con);

@@ -12,16 +12,8 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
-#include "gemu/log.h"
-#include "hw/nv50/nv50.h"
 #include "ui/console.h"
-#include <check.h>
-
-#define BAR0_GPA    0xfd000000ull
-#define BAR1_GPA    0xe0000000ull
-#define BAR3_GPA    0xfa000000ull
-#define GART_GPA    0x10000000ull       /* guest RAM the card may use */
-#define GART_SIZE   0x100000u
+#include "nv50-rig.h"
 
 /* VRAM layout of this "driver" */
 #define DISP_INST   0x0fe00000u         /* nvkm's 64 KiB display inst */
@@ -44,28 +36,6 @@
 
 #define MTHD(m, n)  ((uint32_t)(n) << 18 | (m))
 
-typedef struct Rig {
-    GemuClock clk;
-    GuestRAM *ram;
-    uint8_t *sysmem;
-    NV50State *s;
-    PCIDevice *pci;
-    FILE *log;
-    uint32_t obj_next;              /* next ctxdma object in DISP_INST */
-} Rig;
-
-static Rig rig;
-
-static uint32_t rd32(hwaddr reg)
-{
-    return pci_mmio_read(rig.pci, BAR0_GPA + reg, 4);
-}
-
-static void wr32(hwaddr reg, uint32_t val)
-{
-    pci_mmio_write(rig.pci, BAR0_GPA + reg, val, 4);
-}
-
 static void mask32(hwaddr reg, uint32_t mask, uint32_t val)
 {
     wr32(reg, (rd32(reg) & ~mask) | val);
@@ -86,48 +56,13 @@ static uint32_t inst_rd32(uint64_t addr)
 
 static void rig_setup(void)
 {
-    gemu_clock_init(&rig.clk, GEMU_CLOCK_VIRTUAL);
-    rig.ram = guest_ram_new();
-    rig.sysmem = g_malloc0(GART_SIZE);
-    guest_ram_add(rig.ram, GART_GPA, GART_SIZE, rig.sysmem);
-    rig.s = nv50_new(&rig.clk, rig.ram, 0, NULL);
-    ck_assert_ptr_nonnull(rig.s);
-    rig.pci = PCI_DEVICE(rig.s);
+    rig_init(LOG_GUEST_ERROR);
     rig.obj_next = 0x1000;          /* objects after the 4 KiB RAMHT */
-    rig.log = tmpfile();
-    gemu_log_set_file(rig.log);
-    gemu_loglevel = LOG_GUEST_ERROR;
-
     pci_config_write(rig.pci, 0x10, BAR0_GPA, 4);
     pci_config_write(rig.pci, 0x14, BAR1_GPA, 4);
     pci_config_write(rig.pci, 0x1c, BAR3_GPA, 4);
     pci_config_write(rig.pci, PCI_COMMAND,
                      PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER, 2);
-}
-
-static void rig_teardown(void)
-{
-    gemu_log_set_file(NULL);
-    gemu_loglevel = 0;
-    fclose(rig.log);
-    nv50_free(rig.s);
-    guest_ram_free(rig.ram);
-    g_free(rig.sysmem);
-    gemu_clock_destroy(&rig.clk);
-}
-
-static char *rig_log(void)
-{
-    long n;
-    char *buf;
-
-    fflush(rig.log);
-    n = ftell(rig.log);
-    buf = g_malloc0(n + 1);
-    rewind(rig.log);
-    ck_assert_int_eq(fread(buf, 1, n, rig.log), n);
-    fseek(rig.log, 0, SEEK_END);
-    return buf;
 }
 
 /* ---- nvkm ---- */

@@ -9,63 +9,11 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
-#include "gemu/log.h"
-#include "hw/nv50/nv50.h"
-#include <check.h>
-
-/* where the "BIOS" of this test places the BARs */
-#define BAR0_GPA    0xfd000000ull
-#define BAR1_GPA    0xe0000000ull
-#define BAR3_GPA    0xfa000000ull
-#define ROM_GPA     0xfeb00000ull
-#define GART_GPA    0x10000000ull
-
-typedef struct Rig {
-    GemuClock clk;
-    GuestRAM *ram;
-    uint8_t *sysmem;
-    NV50State *s;
-    PCIDevice *pci;
-    FILE *log;
-} Rig;
-
-static Rig rig;
+#include "nv50-rig.h"
 
 static void rig_setup(void)
 {
-    gemu_clock_init(&rig.clk, GEMU_CLOCK_VIRTUAL);
-    rig.ram = guest_ram_new();
-    rig.sysmem = g_malloc0(0x100000);
-    guest_ram_add(rig.ram, GART_GPA, 0x100000, rig.sysmem);
-    rig.s = nv50_new(&rig.clk, rig.ram, 0, NULL);
-    ck_assert_ptr_nonnull(rig.s);
-    rig.pci = PCI_DEVICE(rig.s);
-    rig.log = tmpfile();
-    gemu_log_set_file(rig.log);
-}
-
-static void rig_teardown(void)
-{
-    gemu_log_set_file(NULL);
-    fclose(rig.log);
-    nv50_free(rig.s);
-    guest_ram_free(rig.ram);
-    g_free(rig.sysmem);
-    gemu_clock_destroy(&rig.clk);
-}
-
-static char *rig_log(void)
-{
-    long n;
-    char *buf;
-
-    fflush(rig.log);
-    n = ftell(rig.log);
-    buf = g_malloc0(n + 1);
-    rewind(rig.log);
-    ck_assert_int_eq(fread(buf, 1, n, rig.log), n);
-    fseek(rig.log, 0, SEEK_END);
-    return buf;
+    rig_init(0);
 }
 
 static uint32_t bar_size(int reg)
@@ -92,16 +40,6 @@ static void enumerate(void)
     pci_config_write(rig.pci, PCI_ROM_ADDRESS, ROM_GPA, 4);
     pci_config_write(rig.pci, PCI_COMMAND,
                      PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER, 2);
-}
-
-static uint32_t rd32(hwaddr reg)
-{
-    return pci_mmio_read(rig.pci, BAR0_GPA + reg, 4);
-}
-
-static void wr32(hwaddr reg, uint32_t val)
-{
-    pci_mmio_write(rig.pci, BAR0_GPA + reg, val, 4);
 }
 
 static uint8_t rd08(hwaddr reg)

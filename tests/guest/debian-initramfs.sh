@@ -181,14 +181,7 @@ boot() {
     fi
     probe_checks debian "$log"
     fbcon_log_checks debian "$log"
-    size=$(png_size "$shot")
-    if test "$size" = "1024 768"; then
-        ok "debian: -screendump wrote a 1024x768 PNG of head 0"
-    else
-        ko "debian: -screendump: no 1024x768 PNG (size '${size}'):" \
-           "$(grep -a 'screendump' "$log" | tail -n 1)"
-        return
-    fi
+    screendump_check debian "$log" "$shot" || return
     frame_text_check debian "$shot"
 }
 

@@ -44,13 +44,7 @@ boot() {
     fi
     probe_checks "$1" "$log"
     if test -n "$dump"; then
-        size=$(png_size "$shot")
-        if test "$size" = "1024 768"; then
-            ok "$1: -screendump wrote a 1024x768 PNG of head 0"
-        else
-            ko "$1: -screendump: no 1024x768 PNG (size '${size}'):" \
-               "$(grep -a 'screendump' "$log" | tail -n 1)"
-        fi
+        screendump_check "$1" "$log" "$shot"
         fbcon_checks "$1"
     fi
 }

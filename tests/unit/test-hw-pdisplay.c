@@ -10,9 +10,10 @@
 #include "gemu/osdep.h"
 #include "gemu/log.h"
 #include "hw/nv50/nv50.h"
+#include "nv50-ramht.h"
 #include <check.h>
 
-#define INST        0x10000u        /* display instance in VRAM */
+#define INST        NV50_TEST_DISP_INST
 #define SYNC_VRAM   0x40000u        /* the notifier buffer */
 #define PUSH(c)     (0x80000u + (c) * 0x1000u)
 #define SYNC_HANDLE 0xf0000000u
@@ -32,33 +33,6 @@
 
 static GemuClock clk;
 static FILE *log_file;
-
-/* RAMHT slot as nvkm hashes it: 9-bit chunks ^ chid << 5 */
-static uint32_t ramht_slot(uint32_t handle, int chid)
-{
-    uint32_t h = 0;
-
-    for (; handle; handle >>= 9) {
-        h ^= handle & 0x1ff;
-    }
-    return (h ^ (chid << 5)) & 0x1ff;
-}
-
-/* Bind a VRAM context DMA [start, start + size) for channel @chid. */
-static void bind(NV50State *s, int chid, uint32_t handle, uint32_t obj,
-                 uint32_t start, uint32_t size)
-{
-    uint32_t slot = ramht_slot(handle, chid);
-
-    nv50_vram_wr32(s, INST + slot * 8, handle);
-    nv50_vram_wr32(s, INST + slot * 8 + 4,
-                   (uint32_t)chid << 28 | chid | obj << 10);
-    /* nv50_dmaobj_bind: class 0x3d, target VRAM, RW; limit, start */
-    nv50_vram_wr32(s, INST + obj + 0, 0x0009003d);
-    nv50_vram_wr32(s, INST + obj + 4, start + size - 1);
-    nv50_vram_wr32(s, INST + obj + 8, start);
-    nv50_vram_wr32(s, INST + obj + 12, 0);
-}
 
 /* nv50_disp_dmac_init / nv50_disp_core_init */
 static void dmac_init(NV50State *s, int c)

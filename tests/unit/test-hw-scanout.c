@@ -17,6 +17,7 @@
 #include "hw/nv50/nv50.h"
 #include "hw/nv50/scanout.h"
 #include "ui/console.h"
+#include "nv50-ramht.h"
 #include <check.h>
 #include <png.h>
 #include <unistd.h>
@@ -472,7 +473,7 @@ END_TEST
 
 /* --- on a card: armed state, -screendump, consoles --- */
 
-#define INST        0x10000u        /* display instance: RAMHT, objects */
+#define INST        NV50_TEST_DISP_INST
 #define SURF        0x100000u       /* the scanout surface */
 #define LUTADDR     0x200000u
 #define W           64
@@ -482,32 +483,6 @@ END_TEST
 #define BASE(m)     (s->pdisp->chan[1].armed[(m) >> 2])
 
 static GemuClock clk;
-
-/* The display RAMHT slot of @handle for channel @chid (nvkm's hash). */
-static uint32_t ramht_slot(uint32_t handle, int chid)
-{
-    uint32_t h = 0;
-
-    for (; handle; handle >>= 9) {
-        h ^= handle & 0x1ff;
-    }
-    return (h ^ (chid << 5)) & 0x1ff;
-}
-
-/* A VRAM context DMA [start, start + size) for channel @chid. */
-static void bind(NV50State *s, int chid, uint32_t handle, uint32_t obj,
-                 uint32_t start, uint32_t size)
-{
-    uint32_t slot = ramht_slot(handle, chid);
-
-    nv50_vram_wr32(s, INST + slot * 8, handle);
-    nv50_vram_wr32(s, INST + slot * 8 + 4,
-                   (uint32_t)chid << 28 | chid | obj << 10);
-    nv50_vram_wr32(s, INST + obj + 0, 0x0009003d);  /* VRAM, class 3d */
-    nv50_vram_wr32(s, INST + obj + 4, start + size - 1);
-    nv50_vram_wr32(s, INST + obj + 8, start);
-    nv50_vram_wr32(s, INST + obj + 12, 0);
-}
 
 /*
  * A card whose armed EVO state the tests write directly, as an UPDATE

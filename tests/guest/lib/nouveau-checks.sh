@@ -8,6 +8,7 @@
 #   ko MESSAGE...       print "FAIL: MESSAGE", count a failure
 #   skip MESSAGE...     print "SKIP: MESSAGE" (counted as neither)
 #   png_size FILE       "W H" of a PNG (from its IHDR chunk), or nothing
+#   screendump_check NAME LOG PNG   -screendump wrote a 1024x768 PNG
 #   probe_checks NAME LOG   nouveau's probe: the chip, the VBIOS, the VRAM,
 #                       the DRM device, no nouveau line with a complaint
 #   fbcon_log_checks NAME LOG   fbcon on nouveau's framebuffer, no EVO
@@ -38,6 +39,17 @@ png_size() {
     test $# -eq 8 || return
     echo "$(( ($1 << 24) | ($2 << 16) | ($3 << 8) | $4 ))" \
          "$(( ($5 << 24) | ($6 << 16) | ($7 << 8) | $8 ))"
+}
+
+screendump_check() {
+    size=$(png_size "$3")
+    if test "$size" = "1024 768"; then
+        ok "$1: -screendump wrote a 1024x768 PNG of head 0"
+    else
+        ko "$1: -screendump: no 1024x768 PNG (size '${size}'):" \
+           "$(grep -a 'screendump' "$2" | tail -n 1)"
+        return 1
+    fi
 }
 
 probe_checks() {
