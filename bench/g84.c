@@ -191,7 +191,10 @@ static void bench_guest(void)
  * g84-boot-to-fbcon: host seconds from starting gemu (which starts QEMU)
  * to the guest's "fbcon: nouveaudrmfb (fb0) is primary device" on the
  * serial console, under TCG with nouveau.noaccel=1; gemu is stopped
- * there.  The guest's own clock at that line is printed beside it.
+ * there.  The guest's own clock at that line is printed beside it.  The
+ * host figure includes fbcon's first full redraw (~25 s through BAR1):
+ * the line is logged before it but reaches the serial port only when
+ * fbcon lets go of the console lock after it.
  */
 static void bench_fbcon(void)
 {
