@@ -49,8 +49,71 @@ static bool put(AsmState *st, const UsseBits *b, uint32_t v)
     return true;
 }
 
+/* An indexed operand "pa[idx1+3]" (bank layout UNVERIFIED, decode.c). */
+static bool asm_indexed(const UsseOpndDesc *d, const char *tok, uint64_t *w,
+                        const char **why)
+{
+    static const char *const names[4] = { "r", "o", "pa", "sa" };
+    unsigned wd = usse_bits_width(&d->num);
+    const char *p = strchr(tok, '[');
+    char *end;
+    unsigned long ib = 4, idx, off;
+
+    for (unsigned i = 0; p && i < 4; i++) {
+        if (strlen(names[i]) == (size_t)(p - tok) &&
+            !strncmp(tok, names[i], p - tok)) {
+            ib = i;
+        }
+    }
+    if (ib > 3 || strncmp(p, "[idx", 4) || (p[4] != '0' && p[4] != '1') ||
+        p[5] != '+' || !g_ascii_isdigit(p[6])) {
+        *why = "bad indexed operand";
+        return false;
+    }
+    idx = p[4] - '0';
+    off = strtoul(p + 6, &end, 10);
+    if (strcmp(end, "]")) {
+        *why = "bad indexed operand";
+        return false;
+    }
+    if (d->dbl) {
+        if (off & 1) {
+            *why = "index offset must be even (64-bit unit operand)";
+            return false;
+        }
+        off >>= 1;
+    }
+    if (off >= (1u << (wd - 2))) {
+        *why = "index offset out of range";
+        return false;
+    }
+    /* the bank select of the indexed bank */
+    for (unsigned ext = 0; ext < 2; ext++) {
+        if (ext && d->ext < 0) {
+            break;
+        }
+        unsigned nsel = d->bank.n ? 1u << usse_bits_width(&d->bank) : 1;
+        for (unsigned sel = 0; sel < nsel; sel++) {
+            if (usse_bank_map[d->cls][ext][sel] ==
+                (idx ? USSE_BANK_INDEXED2 : USSE_BANK_INDEXED1)) {
+                if (d->bank.n) {
+                    *w = usse_bits_put(&d->bank, *w, sel);
+                }
+                if (d->ext >= 0) {
+                    *w = usse_bits_put(&(UsseBits)B1(d->ext, 1), *w, ext);
+                }
+                *w = usse_bits_put(&d->num, *w, ib << (wd - 2) | off);
+                return true;
+            }
+        }
+    }
+    *why = "indexed bank not allowed for this operand";
+    return false;
+}
+
 /* Parse "r12", "pa4", "i1", "#3", ... into the descriptor's fields. */
-static bool asm_opnd(AsmState *st, const UsseOpndDesc *d, const char *tok)
+bool usse_asm_opnd(const UsseOpndDesc *d, const char *tok, uint64_t *w,
+                   const char **why)
 {
     static const char *const order[] = {
         "idx", "pa", "sa", "xa", "xb", "r", "o", "i", "c", "g", "#",
@@ -64,6 +127,9 @@ static bool asm_opnd(AsmState *st, const UsseOpndDesc *d, const char *tok)
     uint32_t k, n;
     unsigned width = usse_bits_width(&d->num);
 
+    if (strchr(tok, '[') && d->cls != UBC_GPI) {
+        return asm_indexed(d, tok, w, why);
+    }
     for (unsigned i = 0; i < ARRAY_SIZE(order); i++) {
         size_t l = strlen(order[i]);
         if (!strncmp(tok, order[i], l) && g_ascii_isdigit(tok[l])) {
@@ -73,15 +139,20 @@ static bool asm_opnd(AsmState *st, const UsseOpndDesc *d, const char *tok)
         }
     }
     if (bank == USSE_BANK_NONE || !parse_uint(tok, 0xffff, &k)) {
-        st->why = "bad operand";
+        *why = "bad operand";
         return false;
     }
     if (d->cls == UBC_GPI) {
         if (bank != USSE_BANK_FPI) {
-            st->why = "operand must be an FP-internal register";
+            *why = "operand must be an FP-internal register";
             return false;
         }
-        return put(st, &d->num, k);
+        if (k >> usse_bits_width(&d->num)) {
+            *why = "value out of range";
+            return false;
+        }
+        *w = usse_bits_put(&d->num, *w, k);
+        return true;
     }
 
     /* the register number field */
@@ -89,7 +160,7 @@ static bool asm_opnd(AsmState *st, const UsseOpndDesc *d, const char *tok)
     switch (bank) {
     case USSE_BANK_FPI:
         if (k > 3) {
-            st->why = "no such FP-internal register";
+            *why = "no such FP-internal register";
             return false;
         }
         n = (usse_fpi_limit(d) + (k << (d->dbl ? 1 : 0))) >> (d->dbl ? 1 : 0);
@@ -97,14 +168,14 @@ static bool asm_opnd(AsmState *st, const UsseOpndDesc *d, const char *tok)
         break;
     case USSE_BANK_CONST:
         if (k >= 0x40) {
-            st->why = "constant ROM index out of range";
+            *why = "constant ROM index out of range";
             return false;
         }
         n = k;
         break;
     case USSE_BANK_GLOBAL:
         if (k >= 0x40) {
-            st->why = "global register out of range";
+            *why = "global register out of range";
             return false;
         }
         n = k | 0x40;
@@ -116,7 +187,7 @@ static bool asm_opnd(AsmState *st, const UsseOpndDesc *d, const char *tok)
     default:
         if (d->dbl) {
             if (k & 1) {
-                st->why = "register must be even (64-bit unit operand)";
+                *why = "register must be even (64-bit unit operand)";
                 return false;
             }
             n = k >> 1;
@@ -125,13 +196,13 @@ static bool asm_opnd(AsmState *st, const UsseOpndDesc *d, const char *tok)
         }
         if (bank == USSE_BANK_TEMP &&
             (d->dbl ? (n << 1) & 0xff : n) >= usse_fpi_limit(d)) {
-            st->why = "temporary aliases an FP-internal register";
+            *why = "temporary aliases an FP-internal register";
             return false;
         }
         break;
     }
     if (width < 32 && n >> width) {
-        st->why = "register number out of range";
+        *why = "register number out of range";
         return false;
     }
     /* the bank select and extension */
@@ -143,19 +214,24 @@ static bool asm_opnd(AsmState *st, const UsseOpndDesc *d, const char *tok)
         for (unsigned sel = 0; sel < nsel; sel++) {
             if (usse_bank_map[d->cls][ext][sel] == code_bank) {
                 if (d->bank.n) {
-                    st->w = usse_bits_put(&d->bank, st->w, sel);
+                    *w = usse_bits_put(&d->bank, *w, sel);
                 }
                 if (d->ext >= 0) {
-                    st->w = usse_bits_put(&(UsseBits)B1(d->ext, 1), st->w,
+                    *w = usse_bits_put(&(UsseBits)B1(d->ext, 1), *w,
                                           ext);
                 }
-                st->w = usse_bits_put(&d->num, st->w, n);
+                *w = usse_bits_put(&d->num, *w, n);
                 return true;
             }
         }
     }
-    st->why = "bank not allowed for this operand";
+    *why = "bank not allowed for this operand";
     return false;
+}
+
+static bool asm_opnd(AsmState *st, const UsseOpndDesc *d, const char *tok)
+{
+    return usse_asm_opnd(d, tok, &st->w, &st->why);
 }
 
 /* Take the next suffix from the mnemonic or the current operand. */
@@ -363,6 +439,18 @@ static bool item(AsmState *st, const UsseItem *it)
         }
         return put(st, &it->bits, v);
     }
+    case UI_DUAL: {
+        /* the rest of the line: re-join the entries */
+        g_autoptr(GString) t = g_string_new(NULL);
+        const char *tok;
+        while (st->li < st->nlist) {
+            if (!next_entry(st, &tok)) {
+                return false;
+            }
+            g_string_append_printf(t, "%s%s", t->len ? ", " : "", tok);
+        }
+        return usse_dual_assemble(t->str, &st->w, &st->why);
+    }
     case UI_PREG: {
         const char *tok;
         if (!next_entry(st, &tok)) {
@@ -517,10 +605,16 @@ bool usse_assemble_insn(const char *text, uint64_t *word, char **err)
         if (strcmp(usse_forms[i].mnem, sfx[0])) {
             continue;
         }
-        seen = true;
-        if (try_form(&usse_forms[i], pred, sfx + 1, list, unk, word, &why)) {
+        const char *w = NULL;
+        if (try_form(&usse_forms[i], pred, sfx + 1, list, unk, word, &w)) {
             return true;
         }
+        /* several forms share a mnemonic (float/integer tests): a form
+           that got past the suffixes says more than one that did not */
+        if (!seen || strstr(why, "suffix")) {
+            why = w;
+        }
+        seen = true;
     }
     *err = seen ? g_strdup_printf("%s: \"%s\"", why, text)
                 : g_strdup_printf("unknown instruction \"%s\"", sfx[0]);

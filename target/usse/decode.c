@@ -127,6 +127,20 @@ void usse_opnd_decode(const UsseOpndDesc *d, uint64_t w, UsseOperand *o)
     unsigned bank = usse_bank_map[d->cls][ext][sel];
     unsigned num = n;
 
+    if (bank == USSE_BANK_INDEXED1 || bank == USSE_BANK_INDEXED2) {
+        /*
+         * UNVERIFIED (no public source has the layout): the top two bits
+         * of the number pick the bank addressed, the rest is an offset
+         * added to the index register (in the operand's units).
+         */
+        static const uint8_t ibanks[4] = {
+            USSE_BANK_TEMP, USSE_BANK_OUTPUT, USSE_BANK_PA, USSE_BANK_SA };
+        unsigned wd = usse_bits_width(&d->num);
+        o->bank = bank;
+        o->ibank = ibanks[n >> (wd - 2)];
+        o->num = (n & ((1u << (wd - 2)) - 1)) << (d->dbl ? 1 : 0);
+        return;
+    }
     if (bank == USSE_BANK_CONST || bank == USSE_BANK_IMM) {
         /* special and immediate numbers are never doubled */
         if (bank == USSE_BANK_CONST && (num & 0x40)) {
@@ -147,6 +161,30 @@ void usse_opnd_decode(const UsseOpndDesc *d, uint64_t w, UsseOperand *o)
 }
 
 static const char chan_chars[] = "xyzw012h";
+
+void usse_opnd_print(GString *s, const UsseOperand *o)
+{
+    if (o->bank == USSE_BANK_INDEXED1 || o->bank == USSE_BANK_INDEXED2) {
+        g_string_append_printf(s, "%s[idx%u+%u]", bank_names[o->ibank],
+                               o->bank == USSE_BANK_INDEXED2, o->num);
+    } else {
+        g_string_append_printf(s, "%s%u", bank_names[o->bank], o->num);
+    }
+}
+
+void usse_swz_print(GString *s, const char *const *tab, unsigned v)
+{
+    unsigned first = 0;
+
+    while (!tab[first] || strcmp(tab[first], tab[v])) {
+        first++;
+    }
+    if (first != v) {
+        g_string_append_printf(s, ".s%u", v);
+    } else {
+        g_string_append_printf(s, ".%s", tab[v]);
+    }
+}
 
 static void put_sep(GString *s, bool *first)
 {
@@ -243,8 +281,7 @@ static bool walk(const UsseForm *fm, uint64_t w, UsseInsn *insn,
                 insn->nsrc++;
             }
             put_sep(list, &first);
-            g_string_append_printf(list, "%s%u", bank_names[o->bank],
-                                   o->num);
+            usse_opnd_print(list, o);
             cur = o;
             break;
         }
@@ -264,19 +301,10 @@ static bool walk(const UsseForm *fm, uint64_t w, UsseInsn *insn,
             break;
         case UI_SWZ: {
             const char *sw = it->names[v];
-            unsigned firstidx = 0;
             if (!sw) {
                 return false;
             }
-            while (strcmp(it->names[firstidx] ? it->names[firstidx] : "",
-                          sw)) {
-                firstidx++;
-            }
-            if (firstidx != v) {
-                g_string_append_printf(list, ".s%u", v);
-            } else {
-                g_string_append_printf(list, ".%s", sw);
-            }
+            usse_swz_print(list, it->names, v);
             if (cur) {
                 for (int c = 0; sw[c] && c < 4; c++) {
                     cur->swz[c] = strchr(chan_chars, sw[c]) - chan_chars;
@@ -318,6 +346,16 @@ static bool walk(const UsseForm *fm, uint64_t w, UsseInsn *insn,
             g_string_append_printf(list, "p%u", v);
             cur = NULL;
             break;
+        case UI_DUAL: {
+            uint64_t used = 0;
+            if (!usse_dual_decode(w, insn, out ? list : NULL, &used)) {
+                return false;
+            }
+            explained |= used;
+            first = false;
+            cur = NULL;
+            break;
+        }
         }
     }
     insn->unknown = w & ~explained;

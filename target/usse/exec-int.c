@@ -29,23 +29,26 @@ typedef struct TestVal {
     uint32_t raw;           /* what a write-back stores */
 } TestVal;
 
+/* The element format the test ALU operation works on. */
+static unsigned test_fmt(unsigned alu, bool f16)
+{
+    switch (alu >> 4) {
+    case 0:
+        return f16 ? USSE_FMT_F16 : USSE_FMT_F32;
+    case 1:
+        return (alu & 15) >= 12 ? USSE_FMT_U32 : USSE_FMT_U16;
+    case 2:
+        return USSE_FMT_U8;
+    default:
+        return USSE_FMT_U32;
+    }
+}
+
 /* Element @ch of a test source, in the width the ALU op works on. */
 static bool test_src(UsseCtx *c, const UsseRef *r, unsigned alu, unsigned ch,
                      bool f16, uint32_t *raw)
 {
-    unsigned sel = alu >> 4, op = alu & 15;
-    unsigned fmt;
-
-    if (sel == 0) {
-        fmt = f16 ? USSE_FMT_F16 : USSE_FMT_F32;
-    } else if (sel == 1) {
-        fmt = op >= 12 ? USSE_FMT_U32 : USSE_FMT_U16;
-    } else if (sel == 2) {
-        fmt = USSE_FMT_U8;
-    } else {
-        fmt = USSE_FMT_U32;
-    }
-    return usse_eget(c, r, fmt, ch, raw);
+    return usse_eget(c, r, test_fmt(alu, f16), ch, raw);
 }
 
 static float fval(uint32_t raw, bool f16)
@@ -67,8 +70,9 @@ static bool test_alu(UsseCtx *c, unsigned it, unsigned ch, TestVal *out)
     UsseRef r1 = usse_ref(c, USSE_SRC1, it), r2 = usse_ref(c, USSE_SRC2, it);
     uint32_t a, b;
 
+    /* vscomp: src2's channel x against every channel (Vita3K) */
     if (!test_src(c, &r1, alu, ch, f16, &a) ||
-        !test_src(c, &r2, alu, ch, f16, &b)) {
+        !test_src(c, &r2, alu, insn->f[UF_VSCOMP] ? 0 : ch, f16, &b)) {
         return false;
     }
     if (alu >> 4 == 0) {
@@ -208,33 +212,82 @@ static bool test_cond(UsseCtx *c, const TestVal *t, bool *res)
     return true;
 }
 
+/*
+ * TEST writes predicates: chan_cc 0..3 tests one channel into p[pdst];
+ * UNVERIFIED (Vita3K has 0..3 only): "pchan" (4) tests channel c into
+ * p[c] for all four, "all"/"any" (5/6) combine the four into p[pdst].
+ * TESTMASK tests all four channels and writes a mask per channel in its
+ * type (Vita3K): U8 bytes 0xff, F16 halves 1.0, F32 words 1.0, else 0.
+ */
 static bool exec_test(UsseCtx *c, bool to_mask)
 {
     const UsseInsn *insn = c->insn;
-    unsigned ch = to_mask ? 0 : insn->f[UF_CHAN_CC];
+    unsigned cc = to_mask ? 4 : insn->f[UF_CHAN_CC];
+    unsigned lo = cc < 4 ? cc : 0, hi = cc < 4 ? cc : 3;
+    bool f16 = !insn->f[UF_PREC];
 
-    if (ch >= 4) {
-        return usse_trap(c, USSE_ERR_UNSUPPORTED,
-                         "per-channel test modes (chan %u)", ch);
-    }
-    for (unsigned it = 0; it < insn->repeat; it++) {
-        TestVal t = { 0 };
-        bool res = false;
-
-        if (!test_alu(c, it, ch, &t) || !test_cond(c, &t, &res)) {
-            return false;
-        }
-        if (to_mask) {
-            /* UNVERIFIED: mask types 0 all-ones, 1 1.0f, 2 1 */
-            static const uint32_t ones[4] = {
-                0xffffffffu, 0x3f800000u, 1u, 0xffffffffu };
-            if (!wr(c, it, res ? ones[insn->f[UF_MASK_TYPE]] : 0)) {
+    if (likely(cc < 4 && !insn->f[UF_WBEN])) {
+        /* the common case: one channel into one predicate */
+        for (unsigned it = 0; it < insn->repeat; it++) {
+            TestVal t;
+            bool res;
+            if (!test_alu(c, it, cc, &t) || !test_cond(c, &t, &res)) {
                 return false;
             }
-        } else {
             c->in->p[insn->f[UF_PDST]] = res;
-            if (insn->f[UF_WBEN] && !wr(c, it, t.raw)) {
+        }
+        return true;
+    }
+    for (unsigned it = 0; it < insn->repeat; it++) {
+        TestVal t[4];
+        bool res[4];
+
+        for (unsigned ch = lo; ch <= hi; ch++) {
+            if (!test_alu(c, it, ch, &t[ch]) ||
+                !test_cond(c, &t[ch], &res[ch])) {
                 return false;
+            }
+        }
+        if (to_mask) {
+            static const uint8_t fmts[3] = {
+                USSE_FMT_U8, USSE_FMT_F16, USSE_FMT_F32 };
+            static const uint32_t ones[3] = { 0xff, 0x3c00, 0x3f800000 };
+            unsigned mt = insn->f[UF_MASK_TYPE];
+            UsseRef d = usse_ref(c, USSE_DST, it);
+            for (unsigned ch = 0; ch < 4; ch++) {
+                if (!usse_eput(c, &d, fmts[mt], ch,
+                               res[ch] ? ones[mt] : 0)) {
+                    return false;
+                }
+            }
+            continue;
+        }
+        switch (cc) {
+        case 4:
+            for (unsigned ch = 0; ch < 4; ch++) {
+                c->in->p[ch] = res[ch];
+            }
+            break;
+        case 5:
+            c->in->p[insn->f[UF_PDST]] = res[0] && res[1] && res[2] &&
+                                         res[3];
+            break;
+        case 6:
+            c->in->p[insn->f[UF_PDST]] = res[0] || res[1] || res[2] ||
+                                         res[3];
+            break;
+        default:
+            c->in->p[insn->f[UF_PDST]] = res[cc];
+            break;
+        }
+        if (insn->f[UF_WBEN]) {
+            /* the ALU result of the tested channels (UNVERIFIED) */
+            UsseRef d = usse_ref(c, USSE_DST, it);
+            unsigned fmt = test_fmt(insn->f[UF_ALU], f16);
+            for (unsigned ch = lo; ch <= hi; ch++) {
+                if (!usse_eput(c, &d, fmt, ch, t[ch].raw)) {
+                    return false;
+                }
             }
         }
     }
@@ -248,9 +301,6 @@ static bool exec_bitwise(UsseCtx *c)
     const UsseInsn *insn = c->insn;
     unsigned rot = insn->f[UF_SRC2_ROT];
 
-    if (insn->op == UOP_RLP) {
-        return usse_trap(c, USSE_ERR_UNSUPPORTED, "rlp is not modelled");
-    }
     for (unsigned it = 0; it < insn->repeat; it++) {
         uint32_t a, b, r, old = 0;
 
@@ -270,6 +320,14 @@ static bool exec_bitwise(UsseCtx *c)
         case UOP_SHL: r = a << (b & 31); break;
         case UOP_SHR: r = a >> (b & 31); break;
         case UOP_ASR: r = (uint32_t)((int32_t)a >> (b & 31)); break;
+        case UOP_RLP: {
+            /* UNVERIFIED: rotate left by one through predicate p[src2 &
+               3]: its old value enters bit 0, bit 31 leaves into it */
+            uint8_t *p = &c->in->p[b & 3];
+            r = a << 1 | *p;
+            *p = a >> 31;
+            break;
+        }
         default:    /* ROL */
             r = (a << (b & 31)) | (a >> ((32 - (b & 31)) & 31));
             break;
@@ -357,10 +415,6 @@ static bool exec_sop(UsseCtx *c)
     const uint32_t *f = insn->f;
     bool wm = insn->op == UOP_SOPWM;
 
-    if (insn->op == UOP_SOP3) {
-        return usse_trap(c, USSE_ERR_UNSUPPORTED,
-                         "sop3 selector semantics are not known");
-    }
     for (unsigned it = 0; it < insn->repeat; it++) {
         uint32_t s1, s2, old = 0, r = 0;
         unsigned mask = wm ? insn->opnd[USSE_DST].mask : 0xf;
@@ -415,22 +469,92 @@ static bool exec_sop(UsseCtx *c)
     return true;
 }
 
+/*
+ * SOP3: the three-source blend ALU.  Facts: the fields (sgx543.md
+ * Appendix A), ADD/SUB only (the wiki).  UNVERIFIED (Vita3K implements
+ * it only in part, and no public source has the selectors): colour =
+ * cop(src1 * F1, src2 * F2) with the factors chosen like SOP2's (0 zero,
+ * 1 src1, 2 src2, 3 src1.a, 4 src2.a) plus 5 src0, 6 src0.a, 7 alpha
+ * saturate; alpha = aop(src1.a * A, src2.a * (1 - A)), A by asel1 (0
+ * zero, 1 src1.a, 2 src2.a, 3 src0.a); cmod/amod complement a factor,
+ * dmod the result.
+ */
+static double sop3_factor(unsigned sel, bool cmp, const uint32_t s[3],
+                          unsigned ch)
+{
+    double f;
+
+    switch (sel) {
+    case 0: f = 0; break;
+    case 1: f = u8v(s[1], ch); break;
+    case 2: f = u8v(s[2], ch); break;
+    case 3: f = u8v(s[1], 3); break;
+    case 4: f = u8v(s[2], 3); break;
+    case 5: f = u8v(s[0], ch); break;
+    case 6: f = u8v(s[0], 3); break;
+    default: f = MIN(u8v(s[1], 3), 1.0 - u8v(s[2], 3)); break;
+    }
+    return cmp ? 1.0 - f : f;
+}
+
+static bool exec_sop3(UsseCtx *c)
+{
+    const uint32_t *f = c->insn->f;
+
+    for (unsigned it = 0; it < c->insn->repeat; it++) {
+        uint32_t s[3], r = 0;
+
+        if (!rd(c, USSE_SRC0, it, &s[0]) || !rd(c, USSE_SRC1, it, &s[1]) ||
+            !rd(c, USSE_SRC2, it, &s[2])) {
+            return false;
+        }
+        for (unsigned ch = 0; ch < 4; ch++) {
+            double v;
+            if (ch < 3) {
+                v = sop_op(f[UF_COP],
+                           u8v(s[1], ch) * sop3_factor(f[UF_CSEL1],
+                                                       f[UF_CMOD1], s, ch),
+                           u8v(s[2], ch) * sop3_factor(f[UF_CSEL2],
+                                                       f[UF_CMOD2], s, ch));
+            } else {
+                unsigned as = f[UF_ASEL1];
+                double a = as ? u8v(s[as == 3 ? 0 : as], 3) : 0;
+                if (f[UF_AMOD1]) {
+                    a = 1.0 - a;
+                }
+                v = sop_op(f[UF_AOP], u8v(s[1], 3) * a,
+                           u8v(s[2], 3) * (1.0 - a));
+            }
+            if (f[UF_DMOD]) {
+                v = 1.0 - v;
+            }
+            r |= u8raw(v) << (8 * ch);
+        }
+        if (!wr(c, it, r)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* ---- integer multiply-add ---- */
 
 /*
- * IMA8: per byte, src0 * src1 / 255 + src2 in 8-bit fixed point
- * (sgx543.md: "add.fx8"), saturating with .sat, else wrapping.  Colour
- * bytes select the source's colour (sel 0) or alpha (sel 1); cmod/amod
- * complement (255 - x).  UNVERIFIED beyond the field names.
+ * IMA8 (Vita3K, whose fuzzing checked it): per byte src1 * src2 +
+ * addend, or - addend with src0's neg.  csel1/csel2 replace a
+ * multiplicand's colour bytes by its alpha; the addend's colour is
+ * csel0: 0 src0, 1 src1, 2 src0.a, 3 src1.a; its alpha asel0: 0 src0.a,
+ * 1 src1.a.  .sat clamps to 0..255, else the byte wraps.  UNVERIFIED:
+ * the cmod/amod bits complement (255 - x) the colour/alpha of sources
+ * 0, 1, 2.  FPMA (group 25, the wiki's other "mad.u8") does the same in
+ * fixed point (src1 * src2 / 255, rounded): UNVERIFIED.
  */
 static bool exec_ima8(UsseCtx *c)
 {
     const uint32_t *f = c->insn->f;
+    bool fixed = c->insn->op == UOP_FPMA;
+    bool neg = c->insn->opnd[USSE_SRC0].mods & USSE_MOD_NEG;
 
-    if (f[UF_CSEL0] > 1) {
-        return usse_trap(c, USSE_ERR_UNSUPPORTED, "ima8 csel0 %u",
-                         f[UF_CSEL0]);
-    }
     for (unsigned it = 0; it < c->insn->repeat; it++) {
         uint32_t s[3], r = 0;
         static const unsigned slot[3] = { USSE_SRC0, USSE_SRC1, USSE_SRC2 };
@@ -441,29 +565,26 @@ static bool exec_ima8(UsseCtx *c)
             }
         }
         for (unsigned ch = 0; ch < 4; ch++) {
-            unsigned sel[3] = { f[UF_CSEL0], f[UF_CSEL1], f[UF_CSEL2] };
-            unsigned mod[3] = { f[UF_CMOD0], f[UF_CMOD1], f[UF_CMOD2] };
-            int v[3];
+            bool alpha = ch == 3;
+            /* addend: source and byte */
+            unsigned asrc = alpha ? f[UF_ASEL0] : f[UF_CSEL0] & 1;
+            unsigned abyte = alpha || f[UF_CSEL0] >= 2 ? 3 : ch;
+            int m1 = (s[1] >> (8 * (alpha || f[UF_CSEL1] ? 3 : ch))) & 0xff;
+            int m2 = (s[2] >> (8 * (alpha || f[UF_CSEL2] ? 3 : ch))) & 0xff;
+            int add = (s[asrc] >> (8 * abyte)) & 0xff;
             int res;
 
-            if (ch == 3) {
-                sel[0] = f[UF_ASEL0];
-                sel[1] = sel[2] = 1;
-                mod[0] = f[UF_AMOD0];
-                mod[1] = f[UF_AMOD1];
-                mod[2] = f[UF_AMOD2];
+            if (alpha ? f[UF_AMOD0] : f[UF_CMOD0]) {
+                add = 255 - add;
             }
-            for (int i = 0; i < 3; i++) {
-                v[i] = (s[i] >> (8 * (sel[i] ? 3 : ch))) & 0xff;
-                if (mod[i]) {
-                    v[i] = 255 - v[i];
-                }
+            if (alpha ? f[UF_AMOD1] : f[UF_CMOD1]) {
+                m1 = 255 - m1;
             }
-            if (c->insn->opnd[USSE_SRC0].mods & USSE_MOD_NEG) {
-                v[0] = -v[0];
+            if (alpha ? f[UF_AMOD2] : f[UF_CMOD2]) {
+                m2 = 255 - m2;
             }
-            res = (v[0] * v[1] + (v[0] * v[1] >= 0 ? 127 : -127)) / 255 +
-                  v[2];
+            res = fixed ? (m1 * m2 + 127) / 255 : m1 * m2;
+            res += neg ? -add : add;
             if (f[UF_SAT]) {
                 res = res < 0 ? 0 : res > 255 ? 255 : res;
             }
@@ -482,31 +603,65 @@ static int64_t half16(uint32_t v, bool hi, bool sgn)
     return sgn ? (int64_t)(int16_t)h : (int64_t)h;
 }
 
-/* IMA16: src0.lo16 * src1.16 + src2.16 (format 1 = signed), 32-bit
-   result.  UNVERIFIED; modes other than 0 are not modelled. */
+/* An IMA16 multiplier/addend: format 0 the low half, 1 a byte with the
+   mode's sign, 2 an unsigned byte, 3 a signed byte; @hi picks byte 1
+   (Vita3K: formats 0/1, the upper-byte selects; 2/3 UNVERIFIED). */
+static int64_t ima16_src(uint32_t v, unsigned fmt, bool hi, bool sgn)
+{
+    uint32_t b = (v >> (hi ? 8 : 0)) & 0xff;
+
+    switch (fmt) {
+    case 0:
+        return half16(v, false, sgn);
+    case 1:
+        return sgn ? (int64_t)(int8_t)b : (int64_t)b;
+    case 2:
+        return b;
+    default:
+        return (int8_t)b;
+    }
+}
+
+/*
+ * IMA16 (Vita3K): two 16-bit lanes, dest.half[i] = src0.half[i] * src1 +
+ * src2, 16-bit results; mode 0 unsigned, 1 unsigned saturating, 2
+ * signed, 3 signed saturating; source format 1 = 8-bit.  UNVERIFIED:
+ * saturation clamps each lane to its 16-bit range (else it wraps), abs
+ * takes |lane| first, or_shift n shifts each lane right by 8n bits.
+ */
 static bool exec_ima16(UsseCtx *c)
 {
     const UsseInsn *insn = c->insn;
     const uint32_t *f = insn->f;
+    bool sgn = f[UF_MODE] >= 2, sat = f[UF_MODE] & 1;
 
-    if (f[UF_MODE] || f[UF_OR_SHIFT] || f[UF_SFMT] > 1 || f[UF_FMT] > 1) {
-        return usse_trap(c, USSE_ERR_UNSUPPORTED, "ima16 mode/format");
-    }
     for (unsigned it = 0; it < insn->repeat; it++) {
-        uint32_t a, b, e;
-        int64_t r, x;
+        uint32_t a, b, e, out = 0;
+        int64_t m, x;
 
         if (!rd(c, USSE_SRC0, it, &a) || !rd(c, USSE_SRC1, it, &b) ||
             !rd(c, USSE_SRC2, it, &e)) {
             return false;
         }
-        x = half16(e, f[UF_SEL2H], f[UF_FMT]);
+        m = ima16_src(b, f[UF_SFMT], f[UF_SEL1H], sgn);
+        x = ima16_src(e, f[UF_FMT], f[UF_SEL2H], sgn);
         if (insn->opnd[USSE_SRC2].mods & USSE_MOD_NEG) {
             x = -x;
         }
-        r = half16(a, false, f[UF_SFMT]) * half16(b, f[UF_SEL1H], f[UF_SFMT])
-            + x;
-        if (!wr(c, it, (uint32_t)r)) {
+        for (unsigned lane = 0; lane < 2; lane++) {
+            int64_t r = half16(a, lane, sgn) * m + x;
+            if (f[UF_ABS] && r < 0) {
+                r = -r;
+            }
+            r >>= 8 * f[UF_OR_SHIFT];
+            if (sat) {
+                int64_t lo = sgn ? INT16_MIN : 0;
+                int64_t hi = sgn ? INT16_MAX : UINT16_MAX;
+                r = r < lo ? lo : r > hi ? hi : r;
+            }
+            out |= ((uint32_t)r & 0xffff) << (16 * lane);
+        }
+        if (!wr(c, it, out)) {
             return false;
         }
     }
@@ -547,13 +702,13 @@ static bool exec_imae(UsseCtx *c)
     return true;
 }
 
-/* IMA32: src0 * src1 + src2, 32-bit wrap (the sign only matters for the
-   unknown sn field, which is not modelled). */
+/* IMA32: src0 * src1 + src2, 32-bit wrap.  sn = 1 writes src2 through
+   (Vita3K, from hardware tests); sn 2/3 are not modelled. */
 static bool exec_ima32(UsseCtx *c)
 {
     const UsseInsn *insn = c->insn;
 
-    if (insn->f[UF_SN]) {
+    if (insn->f[UF_SN] > 1) {
         return usse_trap(c, USSE_ERR_UNSUPPORTED, "ima32 sn=%u",
                          insn->f[UF_SN]);
     }
@@ -570,7 +725,7 @@ static bool exec_ima32(UsseCtx *c)
         if (insn->opnd[USSE_SRC2].mods & USSE_MOD_NEG) {
             e = -e;
         }
-        if (!wr(c, it, a * b + e)) {
+        if (!wr(c, it, insn->f[UF_SN] ? e : a * b + e)) {
             return false;
         }
     }
@@ -587,9 +742,11 @@ bool usse_exec_int(UsseCtx *c)
     case UOP_AND: case UOP_OR: case UOP_XOR: case UOP_SHL: case UOP_ROL:
     case UOP_SHR: case UOP_ASR: case UOP_RLP:
         return exec_bitwise(c);
-    case UOP_SOP2: case UOP_SOP3: case UOP_SOPWM:
+    case UOP_SOP2: case UOP_SOPWM:
         return exec_sop(c);
-    case UOP_IMA8:
+    case UOP_SOP3:
+        return exec_sop3(c);
+    case UOP_IMA8: case UOP_FPMA:
         return exec_ima8(c);
     case UOP_IMA16:
         return exec_ima16(c);

@@ -70,6 +70,9 @@ void usse_trap_fixup(UsseCtx *c);
 /* The operand @slot for repeat iteration @iter (MOE applied). */
 UsseRef usse_ref(UsseCtx *c, unsigned slot, unsigned iter);
 
+/* A decoded operand without MOE (VDUAL's operands). */
+UsseRef usse_ref_opnd(UsseCtx *c, const UsseOperand *o);
+
 /* 32-bit word k of an operand (unified view; FPI: flat i-register word). */
 bool usse_rdw(UsseCtx *c, const UsseRef *r, int k, uint32_t *v);
 bool usse_wrw(UsseCtx *c, const UsseRef *r, int k, uint32_t v);

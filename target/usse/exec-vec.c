@@ -268,7 +268,8 @@ static bool mov_get(UsseCtx *c, const UsseRef *r, unsigned fmt, unsigned ch,
 
     if (code >= 4 || (usse_fmt_is_float(fmt) && fmt != USSE_FMT_F32 &&
                       (r->bank == USSE_BANK_FPI ||
-                       r->bank == USSE_BANK_CONST))) {
+                       (r->bank == USSE_BANK_CONST &&
+                        fmt == USSE_FMT_C10)))) {
         float v;
         if (!usse_vget(c, r, fmt, code, &v)) {
             return false;
@@ -421,6 +422,94 @@ static bool exec_vpck(UsseCtx *c, unsigned pmask)
     return true;
 }
 
+/*
+ * VDUAL (op1 4/5): two operations issued together; both read their
+ * sources before either writes (Vita3K stores after both).  Vector
+ * operations work per written channel (VDP/VSSQ over 3 or 4 channels);
+ * scalar ones on channel x, the result copied to every written channel.
+ * FEXP/FLOG are base 2 (sgx543.md 1.13; Vita3K uses e).
+ */
+static bool exec_vdual(UsseCtx *c, unsigned pmask)
+{
+    const UsseInsn *insn = c->insn;
+    unsigned fmt = insn->f[UF_DV_F16] ? USSE_FMT_F16 : USSE_FMT_F32;
+    unsigned n = insn->f[UF_DV_VEC4] ? 4 : 3;
+    float res[2][4];
+
+    for (int k = 0; k < 2; k++) {
+        const UsseDualOp *d = &insn->dual[k];
+        UsseRef s[3];
+        float a[4] = { 0 }, b[4] = { 0 }, e[4] = { 0 }, r = 0.0f;
+
+        for (unsigned j = 0; j < d->nsrc; j++) {
+            s[j] = usse_ref_opnd(c, &d->src[j]);
+        }
+        for (unsigned ch = 0; ch < (d->vec ? 4 : 1); ch++) {
+            bool need = d->op == UDV_VDP || d->op == UDV_VSSQ ? ch < n :
+                        !d->vec || (d->mask & (1u << ch));
+            if (!need) {
+                continue;
+            }
+            if (!src_ch(c, &s[0], fmt, ch, &a[ch]) ||
+                (d->nsrc > 1 && !src_ch(c, &s[1], fmt, ch, &b[ch])) ||
+                (d->nsrc > 2 && !src_ch(c, &s[2], fmt, ch, &e[ch]))) {
+                return false;
+            }
+        }
+        switch (d->op) {
+        case UDV_VMAD:
+        case UDV_VMUL:
+        case UDV_VADD:
+        case UDV_VMOV:
+            for (unsigned ch = 0; ch < 4; ch++) {
+                res[k][ch] = d->op == UDV_VMAD ? a[ch] * b[ch] + e[ch] :
+                             d->op == UDV_VMUL ? a[ch] * b[ch] :
+                             d->op == UDV_VADD ? a[ch] + b[ch] : a[ch];
+            }
+            continue;
+        case UDV_VDP:
+        case UDV_VSSQ:
+            for (unsigned ch = 0; ch < n; ch++) {
+                r += a[ch] * (d->op == UDV_VDP ? b[ch] : a[ch]);
+            }
+            break;
+        case UDV_FRSQ:
+            r = 1.0f / sqrtf(a[0]);
+            break;
+        case UDV_FRCP:
+            r = 1.0f / a[0];
+            break;
+        case UDV_FMAD:
+            r = a[0] * b[0] + e[0];
+            break;
+        case UDV_FADD:
+            r = a[0] + b[0];
+            break;
+        case UDV_FMUL:
+            r = a[0] * b[0];
+            break;
+        case UDV_FSUBFLR:
+            r = a[0] - floorf(b[0]);
+            break;
+        case UDV_FEXP:
+            r = exp2f(a[0]);
+            break;
+        default:    /* UDV_FLOG */
+            r = log2f(a[0]);
+            break;
+        }
+        res[k][0] = res[k][1] = res[k][2] = res[k][3] = r;
+    }
+    for (int k = 0; k < 2; k++) {
+        const UsseDualOp *d = &insn->dual[k];
+        UsseRef dr = usse_ref_opnd(c, &d->dst);
+        if (!put_chans(c, &dr, fmt, d->mask & pmask, res[k])) {
+            return false;
+        }
+    }
+    return true;
+}
+
 bool usse_exec_vector(UsseCtx *c)
 {
     unsigned pmask = usse_pred_mask(c->in, c->insn->pred);
@@ -439,9 +528,6 @@ bool usse_exec_vector(UsseCtx *c)
     case 8:
         return exec_vpck(c, pmask);
     default:
-        /* VDUAL: the source layouts (which of the unified-store slot and
-           i0..i2 feed each op) are not in gemu's references */
-        return usse_trap(c, USSE_ERR_UNSUPPORTED,
-                         "vdual source layouts are not modelled");
+        return exec_vdual(c, pmask);
     }
 }

@@ -60,32 +60,73 @@ uint16_t usse_f32_to_f16(float f)
 /* ---- constant ROM ---- */
 
 /*
- * Special bank numbers < 0x40: pairs of 32-bit values, channel x from
- * table 0, y from table 1 (sgx543.md 1.10).  Only the entries the
- * reference states are here; the rest read 0 and are logged as
- * unimplemented.  UNVERIFIED on hardware.
+ * The constant ROM (special bank numbers < 0x40): hardware data read out
+ * on a PS Vita by motoharu, published in Vita3K
+ * (vita3k/shader/include/shader/usse_constant_table.h, GPL-2.0), here
+ * re-encoded as 64 pairs of 32-bit words: channel x reads word 0, y
+ * word 1 (sgx543.md 1.10).  Vita3K's four F16 tables are the four halves
+ * of each pair (low half of x first), except the first half of entries
+ * 12 and 16, listed below.  NaN entries are the raw words 0x7fff7fff
+ * and 0xffffffff.
  */
-static const struct {
-    uint8_t n;
-    float v[2];
-} const_rom[] = {
-    { 1, { 0.0f, 1.0f } },
-    { 2, { 1.0f, 0.0f } },
-    { 3, { 1.0f, 1.0f } },
-    { 4, { 2.0f, 4.0f } },
-    { 12, { 0.5f, 0.25f } },
+static const uint32_t const_rom[64][2] = {
+    { 0x00000000, 0x00000000 }, { 0x00000000, 0x3f800000 },   /*  0 */
+    { 0x3f800000, 0x00000000 }, { 0x3f800000, 0x3f800000 },   /*  2 */
+    { 0x40000000, 0x40800000 }, { 0x41000000, 0x41800000 },   /*  4 */
+    { 0x42000000, 0x42800000 }, { 0x43000000, 0x43800000 },   /*  6 */
+    { 0x44000000, 0x44800000 }, { 0x45000000, 0x45800000 },   /*  8 */
+    { 0x46000000, 0x46800000 }, { 0x47000000, 0x47800000 },   /* 10 */
+    { 0x3f000000, 0x3e800000 }, { 0x3e000000, 0x3d800000 },   /* 12 */
+    { 0x3d000000, 0x3c800000 }, { 0x3c000000, 0x3b800000 },   /* 14 */
+    { 0x3b000000, 0x3a800000 }, { 0x3a000000, 0x39800000 },   /* 16 */
+    { 0x39000000, 0x38800000 }, { 0x38000000, 0x37800000 },   /* 18 */
+    { 0x402df854, 0x3ebc5ab2 }, { 0x3fb504f3, 0x3f3504f3 },   /* 20: e */
+    { 0x40490fdb, 0x3fc90fdb }, { 0x3f490fdb, 0x3ec90fdb },   /* 22: pi */
+    { 0x40c90fdb, 0x41490fdb }, { 0x41c90fdb, 0x00000000 },   /* 24 */
+    { 0x37800000, 0x38000000 }, { 0x37800080, 0x38000100 },   /* 26 */
+    { 0x35d00d01, 0x37b60b61 }, { 0x39888889, 0x3b2aaaab },   /* 28 */
+    { 0x3caaaaab, 0x3e000000 }, { 0x3f000000, 0x3f800000 },   /* 30 */
+    { 0x00000000, 0x3c000000 }, { 0x00000000, 0x00000000 },   /* 32 */
+    { 0x3c003c00, 0x3c003c00 }, { 0x44004000, 0x4c004800 },   /* 34 */
+    { 0x54005000, 0x5c005800 }, { 0x64006000, 0x6c006800 },   /* 36 */
+    { 0x74007000, 0x00007800 }, { 0x34003800, 0x2c003000 },   /* 38 */
+    { 0x24002800, 0x1c002000 }, { 0x14001800, 0x0c001000 },   /* 40 */
+    { 0x04000800, 0x00000000 }, { 0x35e2416f, 0x00000000 },   /* 42 */
+    { 0x39a83da8, 0x00000000 }, { 0x3e484248, 0x36483a48 },   /* 44 */
+    { 0x4a484648, 0x00004e48 }, { 0x00000000, 0x00000000 },   /* 46 */
+    { 0x00000000, 0x19550c44 }, { 0x30002555, 0x3c003800 },   /* 48 */
+    { 0x00000000, 0x00000000 }, { 0x00000000, 0x00000000 },   /* 50 */
+    { 0x00000000, 0x00000000 }, { 0x00000000, 0x00000000 },   /* 52 */
+    { 0x00000000, 0x00000000 }, { 0x00000000, 0x00000000 },   /* 54 */
+    { 0xffffffff, 0x00000000 }, { 0xffffffff, 0x00000000 },   /* 56 */
+    { 0xffffffff, 0x00000000 }, { 0xffffffff, 0x00000000 },   /* 58 */
+    { 0x7fff7fff, 0x00000000 }, { 0x7fff7fff, 0x00000000 },   /* 60 */
+    { 0x7fff7fff, 0x00000000 }, { 0x7fff7fff, 0x00000000 },   /* 62 */
 };
 
 bool usse_const_rom(unsigned n, unsigned table, uint32_t *value)
 {
-    for (unsigned i = 0; i < ARRAY_SIZE(const_rom); i++) {
-        if (const_rom[i].n == n && table < 2) {
-            *value = usse_u(const_rom[i].v[table]);
-            return true;
-        }
+    if (n >= ARRAY_SIZE(const_rom) || table > 1) {
+        *value = 0;
+        return false;
     }
-    *value = 0;
-    return false;
+    *value = const_rom[n][table];
+    return true;
+}
+
+/* Half @ch (0..3) of an F16 read of entry @n. */
+static uint16_t const_rom_f16(unsigned n, unsigned ch)
+{
+    if (ch == 0 && n == 12) {
+        return 0x3800;      /* 0.5 */
+    }
+    if (ch == 0 && n == 16) {
+        return 0x3c00;      /* 1.0 */
+    }
+    if (n >= ARRAY_SIZE(const_rom)) {
+        return 0;
+    }
+    return const_rom[n][ch >> 1] >> (16 * (ch & 1));
 }
 
 /* ---- programs ---- */
@@ -186,8 +227,34 @@ static unsigned opnd_unit(const UsseInsn *insn, unsigned slot,
         return 4;           /* SVEC external repeat: UNVERIFIED */
     case 8:
         return slot == USSE_DST ? 1 : 2;
+    case 9: case 15:
+        /* float tests address 64-bit units (alu_sel 0) */
+        return insn->f[UF_ALU] < 16 ? 2 : 1;
     default:
         return 1;
+    }
+}
+
+/* Indexed banks and the secondary program's redirect (1.7 rule 4). */
+static void ref_slow(UsseCtx *c, UsseRef *r, const UsseOperand *o)
+{
+    if (r->bank >= USSE_BANK_INDEXED1) {
+        /* UNVERIFIED layout (usse-isa.md): the index register's value
+           plus the offset, in the bank the number field names */
+        r->num += (int)c->in->idx[r->bank == USSE_BANK_INDEXED2];
+        r->bank = o->ibank;
+    }
+    if (c->run->launch.secondary &&
+        (r->bank == USSE_BANK_TEMP || r->bank == USSE_BANK_OUTPUT ||
+         r->bank == USSE_BANK_PA)) {
+        r->bank = USSE_BANK_SA;
+    }
+}
+
+static inline void ref_finish(UsseCtx *c, UsseRef *r, const UsseOperand *o)
+{
+    if (unlikely(r->bank >= USSE_BANK_INDEXED1 || c->run->launch.secondary)) {
+        ref_slow(c, r, o);
     }
 }
 
@@ -209,12 +276,16 @@ UsseRef usse_ref(UsseCtx *c, unsigned slot, unsigned iter)
         }
         r.num += (step + in->boff[slot]) * (int)unit;
     }
-    /* the secondary program's r/o/pa operands address SA (1.7 rule 4) */
-    if (c->run->launch.secondary &&
-        (r.bank == USSE_BANK_TEMP || r.bank == USSE_BANK_OUTPUT ||
-         r.bank == USSE_BANK_PA)) {
-        r.bank = USSE_BANK_SA;
-    }
+    ref_finish(c, &r, o);
+    return r;
+}
+
+UsseRef usse_ref_opnd(UsseCtx *c, const UsseOperand *o)
+{
+    UsseRef r = { .bank = o->bank, .mods = o->mods, .num = o->num,
+                  .swz = o->swz };
+
+    ref_finish(c, &r, o);
     return r;
 }
 
@@ -267,7 +338,8 @@ static uint32_t *bank_ref(UsseCtx *c, const UsseRef *r, int k)
     switch (r->bank) {
     case USSE_BANK_INDEXED1:
     case USSE_BANK_INDEXED2:
-        usse_trap(c, USSE_ERR_UNSUPPORTED, "indexed register addressing");
+        /* resolved by usse_ref; not reachable */
+        usse_trap(c, USSE_ERR_REGISTER, "unresolved indexed operand");
         return NULL;
     case USSE_BANK_FPI:
         p = bank_word(c, r->bank, r->num * 4 + k);
@@ -298,9 +370,9 @@ bool usse_rdw(UsseCtx *c, const UsseRef *r, int k, uint32_t *v)
     case USSE_BANK_CONST: {
         unsigned n = r->num + k / 2;
         if (!usse_const_rom(n, k & 1, v)) {
-            gemu_log_once(LOG_UNIMP, "usse-const", n * 2 + (k & 1),
-                          "usse: constant ROM entry %u.%c not known, "
-                          "reads 0\n", n, "xy"[k & 1]);
+            gemu_log_once(LOG_GUEST_ERROR, "usse-const", n,
+                          "usse: constant ROM entry %u does not exist, "
+                          "reads 0\n", n);
         }
         return true;
     }
@@ -405,11 +477,21 @@ bool usse_eget(UsseCtx *c, const UsseRef *r, unsigned fmt, unsigned ch,
     int word;
     unsigned shift;
     uint32_t mask, w;
+    const uint32_t *p;
 
-    if (r->bank == USSE_BANK_FPI) {
+    if (unlikely(r->bank == USSE_BANK_FPI)) {
         return usse_rdw(c, r, ch, raw);
     }
     elem_pos(fmt, ch, &word, &shift, &mask);
+    p = fast_word(c, r->bank, r->num + word);
+    if (likely(p)) {
+        *raw = (*p >> shift) & mask;
+        return true;
+    }
+    if (r->bank == USSE_BANK_CONST && fmt == USSE_FMT_F16 && ch < 4) {
+        *raw = const_rom_f16(r->num, ch);
+        return true;
+    }
     if (!usse_rdw(c, r, word, &w)) {
         return false;
     }
@@ -527,8 +609,13 @@ bool usse_vget(UsseCtx *c, const UsseRef *r, unsigned fmt, unsigned ch,
 
     if (fmt == USSE_FMT_F32 && ch < 4) {
         uint32_t *p = fast_word(c, r->bank, r->num + ch);
+        unsigned n = r->num + ch / 2;
         if (p) {
             *v = usse_f(*p);
+            return true;
+        }
+        if (r->bank == USSE_BANK_CONST && n < ARRAY_SIZE(const_rom)) {
+            *v = usse_f(const_rom[n][ch & 1]);
             return true;
         }
     }
@@ -545,9 +632,9 @@ bool usse_vget(UsseCtx *c, const UsseRef *r, unsigned fmt, unsigned ch,
         *v = usse_f(raw);
         return true;
     }
-    if (r->bank == USSE_BANK_CONST && fmt != USSE_FMT_F32) {
-        /* F16/C10 reads of the ROM: the F32 value (UNVERIFIED: the
-           hardware has separate F16 tables) */
+    if (r->bank == USSE_BANK_CONST && fmt == USSE_FMT_C10) {
+        /* C10 reads of the ROM: the F32 value (UNVERIFIED: no C10 table
+           is known) */
         if (!usse_rdw(c, r, ch, &raw)) {
             return false;
         }
@@ -819,12 +906,57 @@ static bool exec_special(UsseCtx *c)
         in->has_depth = true;
         return true;
     }
-    case UOP_SETL: case UOP_SAVL: case UOP_SMOA: case UOP_SMR: case UOP_IMO:
-    case UOP_SETFC: case UOP_LOCK: case UOP_LDR: case UOP_WOP:
-    case UOP_PTCTRL:
+    case UOP_SETL: {
+        /* link <- src1 (operand layout UNVERIFIED) */
+        UsseRef s = usse_ref(c, USSE_SRC1, 0);
+        uint32_t v;
+        if (!usse_rdw(c, &s, 0, &v)) {
+            return false;
+        }
+        in->link = v;
+        return true;
+    }
+    case UOP_SAVL: {
+        UsseRef d = usse_ref(c, USSE_DST, 0);
+        return usse_wrw(c, &d, 0, in->link);
+    }
+    case UOP_IMO:
+        /* "increment MOE offsets": base offset += increment per operand
+           (UNVERIFIED; swizzle-mode operands add their first step) */
+        for (int s = 0; s < USSE_NOPND; s++) {
+            in->boff[s] += in->incswz[s] ? (in->inc[s] & 3) : in->inc[s];
+        }
+        return true;
+    case UOP_LDR: {
+        /* UNVERIFIED: dest <- the global register numbered by src1 */
+        UsseRef s = usse_ref(c, USSE_SRC1, 0);
+        UsseRef d = usse_ref(c, USSE_DST, 0);
+        uint32_t reg, v = 0;
+        if (!usse_rdw(c, &s, 0, &reg)) {
+            return false;
+        }
+        if (!c->run->env.ctrl_reg) {
+            gemu_log_once(LOG_UNIMP, "usse-ldr", 0,
+                          "usse: no global registers, ldr reads 0\n");
+        } else if (!c->run->env.ctrl_reg(c->run->env.opaque, reg, &v)) {
+            return usse_trap(c, USSE_ERR_MEMORY, "ldr of global register "
+                             "0x%x", reg);
+        }
+        return usse_wrw(c, &d, 0, v);
+    }
+    case UOP_LOCK: case UOP_WOP:
+        /* mutual exclusion / ordering between instances: the interpreter
+           runs instances one group at a time, so both already hold */
+        return true;
+    case UOP_SMOA: case UOP_SMR: case UOP_SETFC: case UOP_PTCTRL:
+        /* UNVERIFIED: accepted without effect (usse-exec.md) */
+        gemu_log_once(LOG_UNIMP, "usse-noeffect", insn->op,
+                      "usse: %s has no modelled effect\n",
+                      usse_op_name(insn->op));
+        return true;
     default:
-        return usse_trap(c, USSE_ERR_UNSUPPORTED, "%s not modelled",
-                         usse_op_name(insn->op));
+        return usse_trap(c, USSE_ERR_ILLEGAL, "illegal instruction "
+                         "0x%016" PRIx64, insn->word);
     }
 }
 
@@ -841,9 +973,6 @@ static bool exec_one(UsseCtx *c)
         return exec_ldst(c, insn->group == 30);
     case 31:
         return exec_special(c);
-    case 22: case 23: case 24: case 25:
-        return usse_trap(c, USSE_ERR_UNSUPPORTED, "%s not modelled",
-                         usse_op_name(insn->op));
     default:
         return usse_exec_int(c);
     }

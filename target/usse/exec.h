@@ -80,6 +80,9 @@ typedef void (*UsseSampleFn)(void *opaque, const UsseSample *req,
 typedef bool (*UsseMemFn)(void *opaque, bool write, uint32_t addr,
                           void *buf, unsigned size);
 
+/* LDR: read global (device) register @reg; false = fault. */
+typedef bool (*UsseCtrlRegFn)(void *opaque, uint32_t reg, uint32_t *val);
+
 /* Per-instruction hook (called before each instance-group issue). */
 typedef struct UsseRun UsseRun;
 typedef bool (*UsseTraceFn)(void *opaque, UsseRun *run, unsigned instance,
@@ -103,6 +106,8 @@ typedef struct UsseEnv {
 
     /* Instance-instructions before a TIMEOUT trap; 0 = no limit. */
     uint64_t insn_budget;
+
+    UsseCtrlRegFn ctrl_reg; /* NULL: LDR reads 0 (logged) */
 } UsseEnv;
 
 typedef struct UsseLaunch {

@@ -68,9 +68,12 @@ typedef struct UsseOperand {
     uint8_t swz[4];     /* USSE_CH_* per channel (x y z w if unswizzled) */
     uint16_t num;       /* 32-bit register index (64-bit unit operands
                            already doubled), FP-internal index, ROM index,
-                           or immediate value */
+                           or immediate value; indexed banks: the offset
+                           added to the index register */
     uint8_t mask;       /* destinations: the raw write mask */
     uint8_t comp;       /* VCOMP source component */
+    uint8_t ibank;      /* indexed banks: the bank addressed (TEMP, OUTPUT,
+                           PA or SA; UNVERIFIED layout, usse-isa.md) */
 } UsseOperand;
 
 /* Operand slots. */
@@ -97,7 +100,7 @@ typedef enum UsseOp {
     UOP_AND, UOP_OR, UOP_XOR, UOP_SHL, UOP_ROL, UOP_SHR, UOP_ASR, UOP_RLP,
     UOP_SOP2, UOP_SOP3, UOP_SOPWM,
     UOP_IMA8, UOP_IMA16, UOP_IMAE,
-    UOP_ADIF, UOP_FIRH, UOP_DOT, UOP_FPMA,          /* layout UNVERIFIED */
+    UOP_FPMA,                                       /* layout UNVERIFIED */
     UOP_IMA32,
     UOP_SMP, UOP_LD, UOP_ST,
     /* SPECIAL (op1 31) */
@@ -136,6 +139,7 @@ typedef enum UsseField {
     UF_CMOD1, UF_CMOD2, UF_AMOD1, UF_AMOD2, UF_DMOD, UF_SRC1_MOD,
     UF_ASRC1_MOD, UF_DEST_MOD,
     UF_CSEL0, UF_CMOD0, UF_ASEL0, UF_AMOD0, UF_SAT,
+    UF_ABS,
     UF_MODE, UF_SEL1H, UF_SEL2H, UF_OR_SHIFT, UF_SIGNED, UF_SN,
     UF_MINPACK, UF_FCONV, UF_COUNT, UF_DIM, UF_LOD_MODE, UF_SB_MODE,
     UF_DRC, UF_MOE_EXPAND, UF_CACHE_EXT, UF_ADDR_MODE, UF_RANGE,
@@ -151,14 +155,28 @@ typedef enum UsseField {
     UF_VALUE,           /* LIMM immediate */
     UF_TWO_SIDED, UF_FEEDBACK,
     UF_X4744,           /* SPECIAL "other" bits 47:44 (UNVERIFIED) */
-    /* VDUAL */
-    UF_DV_VEC4, UF_DV_F16, UF_DV_OP1, UF_DV_OP1EXT, UF_DV_OP2,
-    UF_DV_OP2EXT, UF_DV_PRIM_US, UF_DV_GPI0_SWZ, UF_DV_GPI1_SWZ,
-    UF_DV_GPI1_SWZEXT, UF_DV_US_SWZ, UF_DV_US_NEG, UF_DV_US_BANK,
-    UF_DV_US_NUM, UF_DV_DBANK, UF_DV_DNUM, UF_DV_DGPI, UF_DV_SRCCFG,
-    UF_DV_GPI2, UF_DV_GPI1, UF_DV_GPI0, UF_DV_WMASK, UF_DV_GPI1_NEG,
+    /* VDUAL (the rest of its fields are in UsseInsn.dual) */
+    UF_DV_VEC4, UF_DV_F16, UF_DV_SRCCFG,
     UF_NUM
 } UsseField;
+
+/* The operations of a dual-issue VDUAL (op1 4/5) half (sgx543.md 1.5). */
+typedef enum UsseDualOpc {
+    UDV_VMAD, UDV_VDP, UDV_VSSQ, UDV_VMUL, UDV_VADD, UDV_VMOV,
+    UDV_FRSQ, UDV_FRCP, UDV_FMAD, UDV_FADD, UDV_FMUL, UDV_FSUBFLR,
+    UDV_FEXP, UDV_FLOG,
+    UDV_NUM
+} UsseDualOpc;
+
+/* One half of a VDUAL: its operation, destination and sources. */
+typedef struct UsseDualOp {
+    uint8_t op;             /* UsseDualOpc */
+    uint8_t nsrc;
+    uint8_t mask;           /* destination channels written */
+    uint8_t vec;            /* vector operation (else scalar: channel x) */
+    UsseOperand dst;
+    UsseOperand src[3];
+} UsseDualOp;
 
 typedef struct UsseInsn {
     uint64_t word;
@@ -170,6 +188,7 @@ typedef struct UsseInsn {
     uint8_t nsrc;           /* printed sources */
     uint64_t unknown;       /* bits no table entry explains (nonzero ones) */
     UsseOperand opnd[USSE_NOPND];
+    UsseDualOp dual[2];     /* VDUAL: [0] the primary op, [1] the second */
     uint32_t f[UF_NUM];     /* raw fields */
 } UsseInsn;
 

@@ -75,6 +75,8 @@ typedef enum UsseItemKind {
     UI_NUM,         /* a number as a list entry; arg 1: signed */
     UI_HEX,         /* a 32-bit value "0x%08x" as a list entry */
     UI_PREG,        /* "pN" predicate register as a list entry */
+    UI_DUAL,        /* VDUAL: both operations with their operands (dual.c);
+                       the bits it uses depend on the operations */
 } UsseItemKind;
 
 typedef enum UsseWhere {
@@ -109,6 +111,42 @@ typedef struct UsseForm {
 
 extern const UsseForm usse_forms[];
 extern const unsigned usse_nforms;
+
+/*
+ * VDUAL (op1 4/5) tables, from Vita3K's decoder (sgx543.md 1.5): the
+ * operations, the source slot each operand comes from for (source
+ * counts, src_config), the swizzle tables and the field positions.
+ */
+enum {
+    UDS_NONE = 0,   /* no operand */
+    UDS_US,         /* the unified-store slot (any bank) */
+    UDS_I0, UDS_I1, UDS_I2,     /* FP-internal slots */
+};
+
+typedef struct UsseDualOpInfo {
+    const char *name;
+    uint8_t nsrc;
+    uint8_t vload;          /* vector sources (else channel x only) */
+    uint8_t vstore;         /* vector result to the unified store */
+} UsseDualOpInfo;
+
+typedef struct UsseDualEnc {
+    UsseBits vec4, f16, b54, op1, op2, op2ext, prim, cfg;
+    UsseBits dgpi, wmask, b15, b14;
+    UsseBits usswz, usneg;
+    UsseBits g0num, g0swz, g1num, g1swz, g1swzext, g1neg;
+} UsseDualEnc;
+
+extern const UsseDualEnc usse_dual_enc;
+extern const UsseDualOpInfo usse_dual_ops[UDV_NUM];
+extern const int8_t usse_dual_op1_code[16];
+extern const int8_t usse_dual_op2_code[16];
+extern const uint8_t usse_dual_layout1[4][4][3];        /* [n1][cfg] */
+extern const uint8_t usse_dual_layout2[4][4][4][3];     /* [n1][n2][cfg] */
+extern const char *const usse_dual_swz4[32];            /* std, then ext */
+extern const char *const usse_dual_swz3[32];
+extern const UsseOpndDesc usse_dual_dst[2];             /* [vector] */
+extern const UsseOpndDesc usse_dual_us[2];              /* [vector] */
 
 /* Field helpers (decode.c). */
 uint32_t usse_bits_get(const UsseBits *b, uint64_t word);

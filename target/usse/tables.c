@@ -3,9 +3,15 @@
  *
  * Facts (bit positions, sub-opcode numbers, bank and swizzle tables) from
  * sgx543.md (Appendix A, §1.3-§1.8), which summarises Vita3K's decoder and
- * the Vita dev wiki.  Forms are matched in order; first match wins.
- * Groups 22-25 (ADIF/FIRH/DOT/FPMA) have no public field layout: they use
- * the common layout of §1.2 and are UNVERIFIED; group 27 is reserved.
+ * the Vita dev wiki, and from Vita3K's shader decoder itself
+ * (github.com/Vita3K/Vita3K, vita3k/shader/, GPL-2.0: facts only, the
+ * tables here are our own): the VDUAL operations, source layouts and
+ * swizzles, the float TEST operand units, the TESTMASK types and IMA16
+ * modes.  Forms are matched in order; first match wins.  Groups 22-24
+ * (ADIF/FIRH/DOT on older SGX cores) and 27 have no form: Vita3K decodes
+ * them as illegal and the Vita dev wiki found only illegal words there.
+ * FPMA (group 25) uses IMA8's layout (the wiki's "mad.u8" with .sat at
+ * bit 43; UNVERIFIED beyond that).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -99,22 +105,23 @@ static const char *const movtest_names[4] = { "", "nez", "ltz", "lez" };
 static const char *const movctest_names[4] = { "eqz", "nez", "ltz", "lez" };
 static const char *const sign_names[4] = { "", "sn", "sp", "s3" };
 static const char *const zero_names[4] = { "", "z", "nz", "z3" };
+/* TEST channel: x..w; 4..6 test all four channels (UNVERIFIED: Vita3K
+   implements 0..3 only and has no entry 7) */
 static const char *const chan_names[8] = {
-    "", "chy", "chz", "chw", "ch4", "ch5", "ch6", "ch7" };
+    "", "chy", "chz", "chw", "pchan", "all", "any", NULL };
+/* TESTMASK result type (Vita3K): U8 bytes, F16 halves, F32 words */
+static const char *const mtype_names[4] = { "", "mf16", "mf32", NULL };
 static const char *const bop_names[4] = { "add", "sub", "min", "max" };
-static const char *const sop3_names[4] = { "add", "sub", "op2", "op3" };
+/* SOP3 operations: the wiki lists add and sub, the others invalid */
+static const char *const sop3_names[4] = { "add", "sub", NULL, NULL };
 static const char *const fconv_names[4] = { "", "native", "f16", "f32" };
 static const char *const dim_names[4] = { "1d", "2d", "3d", "dim3" };
 static const char *const lod_names[4] = { "", "bias", "lod", "grad" };
 static const char *const sb_names[4] = { "", "gather4", "info", "gather4uv" };
 static const char *const ldt_names[4] = { "b32", "b16", "b8", NULL };
 
-/* VTST alu_sel << 4 | alu_op (§1.5) */
+/* VTST alu_sel << 4 | alu_op (§1.5); alu_sel 0 (float) has its own form */
 static const char *const alu_names[64] = {
-    [0x02] = "fadd", [0x03] = "ffrc", [0x04] = "frcp", [0x05] = "frsq",
-    [0x06] = "flog", [0x07] = "fexp", [0x08] = "fdp", [0x09] = "fmin",
-    [0x0a] = "fmax", [0x0b] = "fdsx", [0x0c] = "fdsy", [0x0d] = "fmul",
-    [0x0e] = "fsub",
     [0x16] = "iadd16", [0x17] = "isub16", [0x18] = "imul16",
     [0x19] = "iaddu16", [0x1a] = "isubu16", [0x1b] = "imulu16",
     [0x1c] = "iadd32", [0x1d] = "iaddu32", [0x1e] = "isub32",
@@ -124,6 +131,14 @@ static const char *const alu_names[64] = {
     [0x27] = "fpadd8", [0x28] = "fpsub8",
     [0x30] = "and", [0x31] = "or", [0x32] = "xor", [0x33] = "shl",
     [0x34] = "shr", [0x35] = "rol", [0x37] = "asr",
+};
+
+/* the float TEST operations only (alu_sel 0) */
+static const char *const falu_names[16] = {
+    [0x02] = "fadd", [0x03] = "ffrc", [0x04] = "frcp", [0x05] = "frsq",
+    [0x06] = "flog", [0x07] = "fexp", [0x08] = "fdp", [0x09] = "fmin",
+    [0x0a] = "fmax", [0x0b] = "fdsx", [0x0c] = "fdsy", [0x0d] = "fmul",
+    [0x0e] = "fsub",
 };
 
 /* ---- swizzle tables (§1.8) ---- */
@@ -188,6 +203,12 @@ static const UsseOpndDesc s1_7 = OD(UBC_SRC12, B1(30, 2), 49, B1(7, 7), 0, 7);
 static const UsseOpndDesc s2_7 = OD(UBC_SRC12, B1(28, 2), 48, B1(0, 7), 0, 7);
 static const UsseOpndDesc tp_dst =
     OD(UBC_TEMP_PA, B1(39, 1), -1, B1(21, 7), 0, 7);
+/* float TEST operands: 7-bit numbers in 64-bit units (Vita3K) */
+static const UsseOpndDesc ft_dst = OD(UBC_DEST, B1(32, 2), 51, B1(21, 7), 1, 8);
+static const UsseOpndDesc ft_src1 =
+    OD(UBC_SRC12, B1(30, 2), 49, B1(7, 7), 1, 8);
+static const UsseOpndDesc ft_src2 =
+    OD(UBC_SRC12, B1(28, 2), 48, B1(0, 7), 1, 8);
 
 /* ---- shared item runs ---- */
 #define COMMON3 /* dest, src1, src2 in the 7-bit layout */ \
@@ -249,8 +270,102 @@ static const UsseOpndDesc tp_dst =
     OFLAG("abs", 46, 0, USSE_MOD_ABS), \
     KEY("plane", B1(34, 3), UF_CLIP_N)
 
-/* ---- VDUAL (op1 4/5): raw fields, layouts resolved at run time ---- */
+/* ---- VDUAL (op1 4/5): tables used by dual.c ---- */
 static const char *const dvec_names[2] = { "vec3", "vec4" };
+static const char *const dcfg_names[4] = { "", "c1", "c2", "c3" };
+
+const UsseDualEnc usse_dual_enc = {
+    .vec4 = B1(59, 1), .f16 = B1(53, 1), .b54 = B1(54, 1),
+    .op1 = B1(44, 3), .op2 = B1(18, 3), .op2ext = B1(43, 1),
+    .prim = B1(42, 1), .cfg = B1(16, 2),
+    .dgpi = B1(28, 2), .wmask = B1(7, 3), .b15 = B1(15, 1), .b14 = B1(14, 1),
+    .usswz = B1(48, 4), .usneg = B1(47, 1),
+    .g0num = B1(10, 2), .g0swz = B1(38, 4),
+    .g1num = B1(12, 2), .g1swz = B1(34, 4), .g1swzext = B1(52, 1),
+    .g1neg = B1(58, 1),
+};
+
+const UsseDualOpInfo usse_dual_ops[UDV_NUM] = {
+    [UDV_VMAD] = { "vmad", 3, 1, 1 },
+    [UDV_VDP] = { "vdp", 2, 1, 0 },
+    [UDV_VSSQ] = { "vssq", 1, 1, 0 },
+    [UDV_VMUL] = { "vmul", 2, 1, 1 },
+    [UDV_VADD] = { "vadd", 2, 1, 1 },
+    [UDV_VMOV] = { "vmov", 1, 1, 1 },
+    [UDV_FRSQ] = { "frsq", 1, 0, 0 },
+    [UDV_FRCP] = { "frcp", 1, 0, 0 },
+    [UDV_FMAD] = { "fmad", 3, 0, 0 },
+    [UDV_FADD] = { "fadd", 2, 0, 0 },
+    [UDV_FMUL] = { "fmul", 2, 0, 0 },
+    [UDV_FSUBFLR] = { "fsubflr", 2, 0, 0 },
+    [UDV_FEXP] = { "fexp", 1, 0, 0 },
+    [UDV_FLOG] = { "flog", 1, 0, 0 },
+};
+
+/* op1 = (vec3 ? bit 54 : 0) << 3 | bits 46:44; op2 = bit 43 << 3 |
+   bits 20:18 (op2 0 is not an operation); -1 = invalid */
+const int8_t usse_dual_op1_code[16] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, -1, -1 };
+const int8_t usse_dual_op2_code[16] = {
+    -1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, -1, -1 };
+
+#define US  UDS_US
+#define I0  UDS_I0
+#define I1  UDS_I1
+#define I2  UDS_I2
+/* the first operation's sources by its source count and src_config */
+const uint8_t usse_dual_layout1[4][4][3] = {
+    [1] = { { US }, { I0 }, { I1 }, { I2 } },
+    [2] = { { US, I1 }, { I0, US }, { I0, I1 }, { 0 } },
+    [3] = { { US, I1, I2 }, { I0, US, I2 }, { I0, I1, US }, { I0, I1, I2 } },
+};
+/* the second's, by both source counts and src_config; the missing
+   combinations need more than the four source slots (the wiki saw them
+   as invalid instructions) */
+const uint8_t usse_dual_layout2[4][4][4][3] = {
+    [1] = {
+        [1] = { { I0 }, { US }, { US }, { US } },
+        [2] = { { I0, I1 }, { US, I1 }, { I0, US }, { I1, US } },
+        [3] = { { I0, I1, I2 }, { US, I1, I2 }, { I0, US, I2 },
+                { I0, US, I1 } },
+    },
+    [2] = {
+        [1] = { { I0 }, { I1 }, { US }, { 0 } },
+        [2] = { { I0, I2 }, { I1, I2 }, { I2, US }, { 0 } },
+    },
+    [3] = {
+        [1] = { { I0 }, { I1 }, { I2 }, { US } },
+    },
+};
+#undef US
+#undef I0
+#undef I1
+#undef I2
+
+/* VDUAL swizzles: 16 standard then 16 extended entries */
+const char *const usse_dual_swz4[32] = {
+    "xxxx", "yyyy", "zzzz", "wwww", "xyzw", "yzww", "xyzz", "xxyz",
+    "xyxy", "xywz", "zxyw", "zwzw", "0000", "hhhh", "1111", "2222",
+    "yzxw", "zwxy", "xzwy", "yyww", "wyzw", "wzwz", "xyzx", "zzww",
+    "xwzx", "yyyx", "yyyz", "zwzw", "yzxz", "xxyy", "xzww", "xyz1",
+};
+const char *const usse_dual_swz3[32] = {
+    "xxx", "yyy", "zzz", "www", "xyz", "yzw", "xxy", "xyx",
+    "yyx", "yyz", "zxy", "xzy", "000", "hhh", "111", "222",
+    "xyy", "yxy", "xxz", "yxx", "xy0", "x10", "xzy", "yzx",
+    "zyx", "zzy", "xy1", NULL, NULL, NULL, NULL, NULL,
+};
+
+/* unified-store destination and source: 7-bit numbers, in 64-bit units
+   for vector operations */
+const UsseOpndDesc usse_dual_dst[2] = {
+    OD(UBC_DEST, B1(32, 2), -1, B1(21, 7), 0, 7),
+    OD(UBC_DEST, B1(32, 2), -1, B1(21, 7), 1, 8),
+};
+const UsseOpndDesc usse_dual_us[2] = {
+    OD(UBC_SRC12, B1(30, 2), -1, B1(0, 7), 0, 7),
+    OD(UBC_SRC12, B1(30, 2), -1, B1(0, 7), 1, 8),
+};
 
 /* ---- VECCOMPLEX (op1 6): op2 at 42:41 ---- */
 #define VCOMP(code, name, o) \
@@ -294,12 +409,19 @@ static const char *const dvec_names[2] = { "vec3", "vec4" };
       KEY("exth", B1(36, 2), UF_SRC2_EXTH), \
       KEY("rot", B1(38, 5), UF_SRC2_ROT) } }
 
-/* ---- IMA-style groups 22-25 without public layouts (UNVERIFIED) ---- */
-#define COMMONGRP(grp, name, o) \
-    { name, o, OP1(grp), M_OP1, { \
-      PRED(56, 3, pext), FLAG("skipinv", 55, UF_SKIPINV), \
-      FLAG("syncs", 52, UF_SYNCSTART), FLAG("end", 50, UF_END), \
-      RPT(44, 4), FLAG("nosched", 43, UF_NOSCHED), COMMON4 } }
+/* ---- IMA8 and FPMA (op1 19, 25) ---- */
+#define IMA8_ITEMS \
+      PRED(57, 2, pshort), FLAG("sat", 43, UF_SAT), \
+      FLAG("skipinv", 55, UF_SKIPINV), FLAG("nosched", 54, UF_NOSCHED), \
+      FLAG("end", 50, UF_END), RPT(44, 3), \
+      OPND(USSE_DST, d7), OPND(USSE_SRC0, s0_7), \
+      OFLAG("neg", 35, 0, USSE_MOD_NEG), \
+      OPND(USSE_SRC1, s1_7), OPND(USSE_SRC2, s2_7), \
+      KEY("csel0", B1(52, 2), UF_CSEL0), KEY("cmod0", B1(42, 1), UF_CMOD0), \
+      KEY("csel1", B1(37, 1), UF_CSEL1), KEY("cmod1", B1(56, 1), UF_CMOD1), \
+      KEY("csel2", B1(36, 1), UF_CSEL2), KEY("cmod2", B1(47, 1), UF_CMOD2), \
+      KEY("asel0", B1(41, 1), UF_ASEL0), KEY("amod0", B1(38, 1), UF_AMOD0), \
+      KEY("amod1", B1(39, 1), UF_AMOD1), KEY("amod2", B1(40, 1), UF_AMOD2)
 
 /* ---- SPECIAL (op1 31) ---- */
 #define SPC(op2, cat) (OP1(31) | FLD(op2, 56, 3) | FLD(cat, 52, 2))
@@ -356,25 +478,12 @@ const UsseForm usse_forms[] = {
     { "vdp4", UOP_VDP4, OP1(3) | BIT(52), M_OP1 | BIT(53) | BIT(52),
       { LITF("f32", USSE_FMT_F32), SVDP_ITEMS(swz_v4std) } },
 
-    /* 4, 5: DVEC3/DVEC4 (bit 59 = vec4) */
+    /* 4, 5: DVEC3/DVEC4 (bit 59 = vec4): two operations */
     { "vdual", UOP_VDUAL, OP1(4), M_OP1 & ~BIT(59), {
-      ENUM(dvec_names, B1(59, 1), UF_DV_VEC4), PRED(56, 2, psvec),
+      PRED(56, 2, psvec), ENUM(dvec_names, B1(59, 1), UF_DV_VEC4),
       FLAG("f16", 53, UF_DV_F16), FLAG("skipinv", 55, UF_SKIPINV),
-      KEY("op1", B1(44, 3), UF_DV_OP1), KEY("op1x", B1(54, 1), UF_DV_OP1EXT),
-      KEY("op2", B1(18, 3), UF_DV_OP2), KEY("op2x", B1(43, 1), UF_DV_OP2EXT),
-      KEY("prim", B1(42, 1), UF_DV_PRIM_US),
-      KEY("cfg", B1(16, 2), UF_DV_SRCCFG),
-      KEY("dbank", B1(32, 2), UF_DV_DBANK), KEY("dnum", B1(21, 7), UF_DV_DNUM),
-      KEY("dgpi", B1(28, 2), UF_DV_DGPI), KEY("wmask", B1(7, 3), UF_DV_WMASK),
-      KEY("usbank", B1(30, 2), UF_DV_US_BANK),
-      KEY("usnum", B1(0, 7), UF_DV_US_NUM),
-      KEY("usswz", B1(48, 4), UF_DV_US_SWZ),
-      KEY("usneg", B1(47, 1), UF_DV_US_NEG),
-      KEY("g0", B1(10, 2), UF_DV_GPI0), KEY("g0swz", B1(38, 4), UF_DV_GPI0_SWZ),
-      KEY("g1", B1(12, 2), UF_DV_GPI1), KEY("g1swz", B1(34, 4), UF_DV_GPI1_SWZ),
-      KEY("g1swzx", B1(52, 1), UF_DV_GPI1_SWZEXT),
-      KEY("g1neg", B1(58, 1), UF_DV_GPI1_NEG),
-      KEY("g2", B1(14, 2), UF_DV_GPI2) } },
+      ENUM(dcfg_names, B1(16, 2), UF_DV_SRCCFG),
+      { .kind = UI_DUAL, .where = UW_LIST } } },
 
     /* 6: VECCOMPLEX */
     VCOMP(0, "vrcp", UOP_VRCP),
@@ -413,6 +522,12 @@ const UsseForm usse_forms[] = {
       OPND(USSE_SRC2, pk_src2) } },
 
     /* 9: TEST (predicate destination) */
+    { "vtst", UOP_VTST, OP1(9), M_OP1 | MSK(18, 2), {
+      PRED(56, 3, pext), ENUM(falu_names, B1(14, 4), UF_ALU),
+      VTST_TAIL, ENUM(chan_names, B1(36, 3), UF_CHAN_CC),
+      PREG(B1(34, 2), UF_PDST), OPND(USSE_DST, ft_dst),
+      OPND(USSE_SRC1, ft_src1), OFLAG("neg", 50, 0, USSE_MOD_NEG),
+      OPND(USSE_SRC2, ft_src2) } },
     { "vtst", UOP_VTST, OP1(9), M_OP1, {
       PRED(56, 3, pext), ENUM(alu_names, B2(14, 4, 18, 2), UF_ALU),
       VTST_TAIL, ENUM(chan_names, B1(36, 3), UF_CHAN_CC),
@@ -430,12 +545,19 @@ const UsseForm usse_forms[] = {
     VBW(13, 1, BIT(35), "asr", UOP_ASR),
     VBW(14, 0, 0, "rlp", UOP_RLP),
 
-    /* 15: TESTMASK (register destination) */
+    /* 15: TESTMASK (register destination; float: 64-bit units) */
+    { "vtstmsk", UOP_VTSTMSK, OP1(15), M_OP1 | MSK(18, 2), {
+      PRED(56, 3, pext), ENUM(falu_names, B1(14, 4), UF_ALU),
+      VTST_TAIL, ENUM(mtype_names, B1(36, 2), UF_MASK_TYPE),
+      OPND(USSE_DST, ft_dst), OPND(USSE_SRC1, ft_src1),
+      OFLAG("neg", 50, UF_TEST_FLAG2, USSE_MOD_NEG),
+      OPND(USSE_SRC2, ft_src2) } },
     { "vtstmsk", UOP_VTSTMSK, OP1(15), M_OP1, {
       PRED(56, 3, pext), ENUM(alu_names, B2(14, 4, 18, 2), UF_ALU),
-      VTST_TAIL, FLAG("tf2", 50, UF_TEST_FLAG2),
-      KEY("mtype", B1(36, 2), UF_MASK_TYPE),
-      OPND(USSE_DST, d7), OPND(USSE_SRC1, s1_7), OPND(USSE_SRC2, s2_7) } },
+      VTST_TAIL, ENUM(mtype_names, B1(36, 2), UF_MASK_TYPE),
+      OPND(USSE_DST, d7), OPND(USSE_SRC1, s1_7),
+      OFLAG("neg", 50, UF_TEST_FLAG2, USSE_MOD_NEG),
+      OPND(USSE_SRC2, s2_7) } },
 
     /* 16: SOP2 */
     { "sop2", UOP_SOP2, OP1(16), M_OP1, {
@@ -473,22 +595,12 @@ const UsseForm usse_forms[] = {
       KEY("sel2", B1(35, 3), UF_CSEL2), KEY("mod2", B1(47, 1), UF_CMOD2) } },
 
     /* 19: IMA8 */
-    { "ima8", UOP_IMA8, OP1(19), M_OP1, {
-      PRED(57, 2, pshort), FLAG("sat", 43, UF_SAT),
-      FLAG("skipinv", 55, UF_SKIPINV), FLAG("nosched", 54, UF_NOSCHED),
-      FLAG("end", 50, UF_END), RPT(44, 3),
-      OPND(USSE_DST, d7), OPND(USSE_SRC0, s0_7),
-      OFLAG("neg", 35, 0, USSE_MOD_NEG),
-      OPND(USSE_SRC1, s1_7), OPND(USSE_SRC2, s2_7),
-      KEY("csel0", B1(52, 2), UF_CSEL0), KEY("cmod0", B1(42, 1), UF_CMOD0),
-      KEY("csel1", B1(37, 1), UF_CSEL1), KEY("cmod1", B1(56, 1), UF_CMOD1),
-      KEY("csel2", B1(36, 1), UF_CSEL2), KEY("cmod2", B1(47, 1), UF_CMOD2),
-      KEY("asel0", B1(41, 1), UF_ASEL0), KEY("amod0", B1(38, 1), UF_AMOD0),
-      KEY("amod1", B1(39, 1), UF_AMOD1), KEY("amod2", B1(40, 1), UF_AMOD2) } },
+    { "ima8", UOP_IMA8, OP1(19), M_OP1, { IMA8_ITEMS } },
 
     /* 20: IMA16 */
     { "ima16", UOP_IMA16, OP1(20), M_OP1, {
-      PRED(57, 2, pshort), FLAG("abs", 56, 0), FLAG("skipinv", 55, UF_SKIPINV),
+      PRED(57, 2, pshort), FLAG("abs", 56, UF_ABS),
+      FLAG("skipinv", 55, UF_SKIPINV),
       FLAG("nosched", 54, UF_NOSCHED), FLAG("end", 50, UF_END), RPT(44, 3),
       OPND(USSE_DST, d7), OPND(USSE_SRC0, s0_7),
       OPND(USSE_SRC1, s1_7), OPND(USSE_SRC2, s2_7),
@@ -510,11 +622,8 @@ const UsseForm usse_forms[] = {
       OPND(USSE_SRC2, s2_7), OFLAG("hi", 52, 0, USSE_MOD_HIGH),
       KEY("s2type", B1(38, 2), UF_SFMT) } },
 
-    /* 22..25: no public layout */
-    COMMONGRP(22, "adif", UOP_ADIF),
-    COMMONGRP(23, "firh", UOP_FIRH),
-    COMMONGRP(24, "dot", UOP_DOT),
-    COMMONGRP(25, "fpma", UOP_FPMA),
+    /* 22..24: illegal on SGX543 (no form); 25: FPMA, IMA8's layout */
+    { "fpma", UOP_FPMA, OP1(25), M_OP1, { IMA8_ITEMS } },
 
     /* 26: IMA32 (fixed zero bits 43:42, 38:35) */
     { "ima32", UOP_IMA32, OP1(26), M_OP1 | MSK(42, 2) | MSK(35, 4), {
@@ -571,8 +680,18 @@ const UsseForm usse_forms[] = {
       FLAG("anyinst", 21, UF_ANY_INST), FLAG("allinst", 20, UF_ALL_INST),
       NUM(B1(0, 20), UF_OFFSET, 1) } },
     FLOW(2, "lapc", UOP_LAPC),
-    FLOW(3, "setl", UOP_SETL),
-    FLOW(4, "savl", UOP_SAVL),
+    /* set / save the link register (operand layout UNVERIFIED: the
+       common layout's src1 / dest) */
+    { "setl", UOP_SETL, OP1(31) | FLD(3, 38, 3),
+      M_OP1 | MSK(52, 3) | MSK(38, 3), {
+      PRED(56, 3, pext), FLAG("syncend", 55, UF_SYNCEND),
+      FLAG("end", 50, UF_END), FLAG("nosched", 43, UF_NOSCHED),
+      OPND(USSE_SRC1, s1_7) } },
+    { "savl", UOP_SAVL, OP1(31) | FLD(4, 38, 3),
+      M_OP1 | MSK(52, 3) | MSK(38, 3), {
+      PRED(56, 3, pext), FLAG("syncend", 55, UF_SYNCEND),
+      FLAG("end", 50, UF_END), FLAG("nosched", 43, UF_NOSCHED),
+      OPND(USSE_DST, d7) } },
     FLOW(5, "nop", UOP_NOP),
 
     /* opcat 0 with bit 54 set: CFI (op2 0), PHAS (op2 2) */

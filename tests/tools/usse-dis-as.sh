@@ -66,6 +66,20 @@ check "as binary size" 16 "$(wc -c < "$tmp/p.bin" | tr -d ' ')"
 out=$("$dis" -m usse "$tmp/p.bin" | tail -1)
 check "as binary back" "00001: 3882050941100040  vmov.f32.skipinv o8.x, c1.yyyy" "$out"
 
+# dual-issue and indexed operands assemble and list back the same
+cat > "$tmp/dual.s" <<EOF
+vdual.vec4 vmad o0.xy, pa0.xyzw, i1.xyzw, i2.xyzw | frsq i0.xyzw, i0.xxxx
+vdual.vec3.f16.c3 fmad i2.xyz, i0.yyy, i1.zzz.neg, i3.xyz | vmov r4.xyzw, sa6.xyz
+or sa[idx1+7], pa[idx0+3], r4
+EOF
+out=$("$as" -m usse "$tmp/dual.s")
+check "as dual" "2844041180189380
+24640048e057d383
+500a000b0ce02184" "$out"
+"$as" -m usse -o "$tmp/dual.bin" "$tmp/dual.s"
+check "dual round trip" "$(cat "$tmp/dual.s")" \
+    "$("$dis" -m usse "$tmp/dual.bin" | cut -c26-)"
+
 # errors
 printf 'nop\nvmov.f32 r1.xy, pa0.xyzw\n' > "$tmp/bad.s"
 "$as" -m usse "$tmp/bad.s" >/dev/null 2>"$tmp/err"

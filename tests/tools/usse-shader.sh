@@ -183,6 +183,33 @@ else
     bad "gemu-as -m usse: $(cat "$tmp/as.err")"
 fi
 
+# --- a dual-issue instruction and an indexed operand
+cat > "$tmp/dual.s" <<EOF
+vmov.f32 i1.xyzw, pa4.xyzw
+vdual.vec4 vmul o0.xy, pa0.xyzw, i1.xyzw | frsq i0.xyzw, i1.wwww
+limm idx0, 0x2
+or o2, pa[idx0+1], #0
+EOF
+cat > "$tmp/dual.state" <<EOF
+chip sgx543
+code dual.s
+thread 0 pa[0] = 1.0f
+thread 0 pa[1] = 2.0f
+thread 0 pa[2] = 3.0f
+thread 0 pa[3] = 4.0f
+thread 0 pa[4] = 2.0f
+thread 0 pa[5] = 3.0f
+thread 0 pa[6] = 4.0f
+thread 0 pa[7] = 16.0f
+dump o[0..3]
+EOF
+cat > "$tmp/dual.want" <<EOF
+thread 0 o[0] = 0x40000000
+thread 0 o[1] = 0x40c00000
+thread 0 o[2] = 0x40800000
+EOF
+run dual 0
+
 # --- a trap: exit 1, the trap first, then the dumps
 printf 'limm r0, 0x1\n.word 0xd800000000000000\nlimm r0, 0x2\n' \
     > "$tmp/trap.s"

@@ -281,18 +281,19 @@ END_TEST
 
 START_TEST(test_vtst_pred)
 {
-    static const float pa[4] = { 1.0f, -3.0f, 2.0f, 2.0f };
+    /* float tests: operands in 64-bit units, channel x */
+    static const float pa[8] = { 1.0f, 0, -3.0f, 0, 2.0f, 0, 2.0f, 0 };
     UsseRun *run = run1f(
-        "vtst.fadd.sn.prec p0, r0, pa0, pa1\n"     /* 1 + -3 < 0: true */
-        "vtst.fsub.z.prec p1, r0, pa2, pa3\n"      /* 2 - 2 == 0 */
-        "vtst.fsub.sp.prec p2, r0, pa0, pa2\n"     /* 1 - 2 > 0: false */
-        "vtst.fsub.sp.z.prec p3, r0, pa3, pa0\n"   /* 2 - 1 > 0 or == 0 */
+        "vtst.fadd.sn.prec p0, r0, pa0, pa2\n"     /* 1 + -3 < 0: true */
+        "vtst.fsub.z.prec p1, r0, pa4, pa6\n"      /* 2 - 2 == 0 */
+        "vtst.fsub.sp.prec p2, r0, pa0, pa4\n"     /* 1 - 2 > 0: false */
+        "vtst.fsub.sp.z.prec p3, r0, pa6, pa0\n"   /* 2 - 1 > 0 or == 0 */
         "p0 limm r1, 0x1\n"
         "!p0 limm r2, 0x1\n"
         "p1 limm r3, 0x1\n"
         "p2 limm r4, 0x1\n"
         "p3 limm r5, 0x1\n"
-        "!p1 limm r6, 0x1\n", pa, 4);
+        "!p1 limm r6, 0x1\n", pa, 8);
 
     ck_assert(usse_run_pred(run, 0, 0));
     ck_assert(usse_run_pred(run, 0, 1));
@@ -317,6 +318,8 @@ START_TEST(test_vtst_int)
         "vtst.isubu32.sn p1, r0, pa2, pa1\n"       /* unsigned: not < */
         "vtst.iadd32.z.wb p2, r1, pa2, pa3\n"      /* -2 + 2 == 0 */
         "vtst.and.nz p3, r0, pa0, pa3\n"           /* 5 & 2 == 0 */
+        /* TESTMASK: four channels (pa0 - pa1 ... pa3 - pa4, pa4 = 0),
+           U8 masks */
         "vtstmsk.isub32.sn r2, pa0, pa1\n"
         "vtstmsk.isub32.sp r3, pa0, pa1\n", &ts, USSE_RUN_DONE);
 
@@ -325,8 +328,9 @@ START_TEST(test_vtst_int)
     ck_assert(usse_run_pred(run, 0, 2));
     ck_assert(!usse_run_pred(run, 0, 3));
     ck_assert_uint_eq(R(run, 0, 1), 0);
-    ck_assert_uint_eq(R(run, 0, 2), 0xffffffff);
-    ck_assert_uint_eq(R(run, 0, 3), 0);
+    /* -2 < 0, 9, -4 < 0, 2: bytes x and z */
+    ck_assert_uint_eq(R(run, 0, 2), 0x00ff00ff);
+    ck_assert_uint_eq(R(run, 0, 3), 0xff00ff00);
     usse_run_free(run);
 }
 END_TEST
@@ -373,7 +377,7 @@ START_TEST(test_ima)
         "ima32 r1, pa0, pa1, pa2.neg\n"
         "imae r2, pa0, pa1, pa2\n"                 /* 2 * 4 + 100 */
         "imae r3, pa0.hi, pa1.hi, pa2\n"           /* 3 * 5 + 100 */
-        "ima16 r4, pa0, pa1, pa2\n"                /* 2 * 4 + 100 */
+        "ima16 r4, pa0, pa1, pa2\n"                /* (2, 3) * 4 + 100 */
         "ima8.sat r5, pa3, pa4, pa5\n"
         "sop2.add.add r6, pa3, pa4, csel1=1, csel2=1, asel1=1, "
         "asel2=1\n", &ts, USSE_RUN_DONE);
@@ -382,10 +386,11 @@ START_TEST(test_ima)
     ck_assert_uint_eq(R(run, 0, 1), 0x00030002u * 0x00050004u - 100);
     ck_assert_uint_eq(R(run, 0, 2), 108);
     ck_assert_uint_eq(R(run, 0, 3), 115);
-    ck_assert_uint_eq(R(run, 0, 4), 108);
-    /* bytes: 0*0/255+1, 0x40*0x80/255+1 = 33, 255*255/255+1 sat 255,
-       0x80*0x80/255+1 = 65 */
-    ck_assert_uint_eq(R(run, 0, 5), 0x41ff2101);
+    /* two 16-bit lanes: 108, 112 */
+    ck_assert_uint_eq(R(run, 0, 4), 0x0070006c);
+    /* bytes src1 * src2 + src0: 0 * 1 + 0, 0x80 * 1 + 0x40, 0xff + 0xff
+       sat 255, alpha 0x80 + 0x80 sat 255 */
+    ck_assert_uint_eq(R(run, 0, 5), 0xffffc000);
     /* sop2: src1 * src1 + src2 * src1 per byte, clamped; alpha
        src1.a * src1.a + src2.a * src1.a */
     ck_assert_uint_eq(R(run, 0, 6), 0x81ff3000);
@@ -490,7 +495,7 @@ START_TEST(test_more_int)
         "imae r3, pa0, pa1, pa2.hi, s2type=1\n"    /* 3 * 5 + 0xffff */
         "limm r4, 0x11223344\n"
         "sopwm.add.add r4.xz, pa5, pa6, sel1=1\n"
-        "vtstmsk.isub32.sn mtype=1, r5, pa3, pa4\n"
+        "vtstmsk.isub32.sn.mf16 r5, pa3, pa4\n"    /* 7-9 < 0, ... */
         "smbo s1off=2\n"
         "vmov.f32 r6.xy, pa0.xyzw\n"                /* reads pa4, pa5 */
         "smbo\n"
@@ -502,7 +507,9 @@ START_TEST(test_more_int)
     ck_assert_uint_eq(R(run, 0, 3), 0x1000e);
     /* bytes x, z: src1 * src1 + 0; y, w kept */
     ck_assert_uint_eq(R(run, 0, 4), 0x11ff3300);
-    ck_assert_uint_eq(R(run, 0, 5), 0x3f800000);
+    /* F16 masks: x (7 - 9 < 0) 1.0, y (9 - pa5 > 0) 0; z, w went to
+       r6, overwritten */
+    ck_assert_uint_eq(R(run, 0, 5), 0x00003c00);
     ck_assert_uint_eq(R(run, 0, 6), 9);
     ck_assert_uint_eq(R(run, 0, 7), 0x80ff8000);
     ck_assert_uint_eq(R(run, 0, 8), 0xfffe0003);
@@ -816,8 +823,9 @@ START_TEST(test_traps)
     usse_run_free(run);
     ts.budget = 0;
 
-    /* not modelled: a clear trap, not a wrong result */
-    run = ut_usse_run("vdual.vec4 op1=1\n", &ts, USSE_RUN_TRAP);
+    /* not modelled (SOP2 selector 6): a clear trap, not a wrong result */
+    run = ut_usse_run("sop2.add.add r0, r1, r2, csel1=6\n", &ts,
+                      USSE_RUN_TRAP);
     ck_assert_int_eq(usse_run_result(run)->error, USSE_ERR_UNSUPPORTED);
     usse_run_free(run);
 }
