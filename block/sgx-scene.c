@@ -8,6 +8,7 @@
 #include "block/sgx-scene.h"
 #include "hw/sgx543/regs.h"
 #include "hw/sgx543/packets.h"
+#include "hw/sgx543/texture.h"
 #include "target/usse.h"
 
 #include <math.h>
@@ -135,10 +136,105 @@ static const char *const attr_formats[] = {
     "u8", "s8", "u16", "s16", "u8n", "s8n", "u16n", "s16n", "f16", "f32",
     "untyped",
 };
-static const char *const tex_formats[] = {
-    "abgr8888", "rgb565", "r8", "rgbaf32",
+static const char *const tex_addr[] = {
+    "repeat", "mirror", "clamp", "mirror-clamp", "repeat-ignore-border",
+    "clamp-full-border", "clamp-ignore-border", "clamp-half-border",
 };
-static const char *const tex_addr[] = { "repeat", "mirror", "clamp" };
+/* SceGxmTransferFormat >> 16 */
+static const char *const xfer_formats[] = {
+    [0x00] = "U8_R", [0x01] = "U4U4U4U4_ABGR", [0x02] = "U1U5U5U5_ABGR",
+    [0x03] = "U5U6U5_BGR", [0x04] = "U8U8_GR", [0x05] = "U8U8U8_BGR",
+    [0x06] = "U8U8U8U8_ABGR", [0x07] = "VYUY422", [0x08] = "YVYU422",
+    [0x09] = "UYVY422", [0x0a] = "YUYV422", [0x0d] = "U2U10U10U10_ABGR",
+    [0x0f] = "RAW16", [0x11] = "RAW32", [0x12] = "RAW64", [0x13] = "RAW128",
+};
+static const char *const xfer_types[] = { "linear", "tiled", "swizzled" };
+
+static const char *const tex_filters[] = {
+    "point", "linear", "mipmap-linear", "mipmap-point",
+};
+
+/*
+ * tex:FORMAT:TYPE:WIDTH:HEIGHT:DATA[:OPTION...]: the four SceGxmTexture
+ * control words (docs/scene-format.md).
+ */
+static bool parse_texture(Parser *p, char **f, unsigned n, uint32_t v[4])
+{
+    SgxTexParams t;
+    const char *why;
+    uint32_t a;
+    int i;
+
+    sgx_tex_params_init(&t);
+    if (n < 6) {
+        return fail(p, "usage: tex:FORMAT:TYPE:WIDTH:HEIGHT:DATA[:OPTION...]");
+    }
+    if (!sgx_tex_format_parse(f[1], &t.format)
+        && !parse_u32(f[1], &t.format)) {
+        return fail(p, "unknown texture format '%s' (U8U8U8U8_ABGR, "
+                    "U5U6U5_RGB, P8_ABGR, ... or a number)", f[1]);
+    }
+    i = sgx_tex_type_parse(f[2]);
+    if (i < 0) {
+        return fail(p, "unknown texture type '%s' (linear, linear-strided, "
+                    "swizzled, swizzled-arbitrary, tiled, cube, "
+                    "cube-arbitrary)", f[2]);
+    }
+    t.type = i;
+    if (!parse_u32(f[3], &t.width) || !parse_u32(f[4], &t.height)
+        || !parse_u32(f[5], &t.data)) {
+        return fail(p, "bad texture size or address in '%s:%s:%s'", f[3],
+                    f[4], f[5]);
+    }
+    for (unsigned m = 6; m < n; m++) {
+        const char *o = f[m], *eq = strchr(o, '=');
+        g_autofree char *key = eq ? g_strndup(o, eq - o) : g_strdup(o);
+        const char *val = eq ? eq + 1 : "";
+
+        if (!strcmp(o, "point") || !strcmp(o, "linear")) {
+            t.min_filter = t.mag_filter = !strcmp(o, "linear");
+        } else if (!strcmp(o, "normalize")) {
+            t.normalize = true;
+        } else if ((!strcmp(key, "min") || !strcmp(key, "mag"))
+                   && (i = name_index(val, tex_filters, 4)) >= 0) {
+            *(!strcmp(key, "min") ? &t.min_filter : &t.mag_filter) = i;
+        } else if (!strcmp(key, "mipfilter")
+                   && (i = name_index(val, tex_filters, 2)) >= 0) {
+            t.mip_linear = i;
+        } else if ((!strcmp(key, "u") || !strcmp(key, "v")
+                    || !strcmp(key, "uv"))
+                   && (i = name_index(val, tex_addr, 8)) >= 0) {
+            if (strcmp(key, "v")) {
+                t.addr_u = i;
+            }
+            if (strcmp(key, "u")) {
+                t.addr_v = i;
+            }
+        } else if (eq && parse_u32(val, &a)) {
+            if (!strcmp(key, "mips")) {
+                t.levels = a;
+            } else if (!strcmp(key, "bias")) {
+                t.lod_bias = a;
+            } else if (!strcmp(key, "lodmin")) {
+                t.lod_min = a;
+            } else if (!strcmp(key, "stride")) {
+                t.stride = a;
+            } else if (!strcmp(key, "palette")) {
+                t.palette = a;
+            } else if (!strcmp(key, "gamma")) {
+                t.gamma = a;
+            } else {
+                return fail(p, "unknown texture option '%s'", o);
+            }
+        } else {
+            return fail(p, "unknown texture option '%s'", o);
+        }
+    }
+    if (!sgx_tex_encode(&t, v, &why)) {
+        return fail(p, "texture '%s': %s", f[1], why);
+    }
+    return true;
+}
 
 /* "o12" / "pa3" / "12": a register number with an optional bank prefix. */
 static bool parse_reg(const char *s, const char *prefix, uint32_t *v)
@@ -151,14 +247,14 @@ static bool parse_reg(const char *s, const char *prefix, uint32_t *v)
 
 /*
  * Symbolic payload tokens (docs/scene-format.md), NAME:FIELD:...; each
- * gives one or two dwords.
+ * gives one to four dwords.
  */
-static int parse_symbolic(Parser *p, const char *tok, uint32_t v[2])
+static int parse_symbolic(Parser *p, const char *tok, uint32_t v[4])
 {
     g_auto(GStrv) f = g_strsplit(tok, ":", -1);
     unsigned n = g_strv_length(f);
     uint32_t a, b, c, d;
-    int i, j, k;
+    int i;
 
     if (!strcmp(f[0], "varying") && n == 5) {
         /* varying:FMT:COMPS:oSRC:paDST */
@@ -195,7 +291,7 @@ static int parse_symbolic(Parser *p, const char *tok, uint32_t v[2])
             return 2;
         }
     } else if (!strcmp(f[0], "layout") && n >= 3) {
-        /* layout:SA_COUNT:OUTPUTS[:discard][:out-o] */
+        /* layout:SA_COUNT:OUTPUTS[:discard][:out-o][:psize] */
         if (parse_u32(f[1], &a) && a <= 128 && parse_u32(f[2], &b)
             && b <= 128) {
             v[0] = a | b << 8;
@@ -204,6 +300,8 @@ static int parse_symbolic(Parser *p, const char *tok, uint32_t v[2])
                     v[0] |= SGX_PROG_DISCARD << 16;
                 } else if (!strcmp(f[m], "out-o")) {
                     v[0] |= SGX_PROG_OUT_O << 16;
+                } else if (!strcmp(f[m], "psize")) {
+                    v[0] |= SGX_PROG_PSIZE << 16;
                 } else {
                     goto bad;
                 }
@@ -217,24 +315,20 @@ static int parse_symbolic(Parser *p, const char *tok, uint32_t v[2])
             v[0] = a | i << 8;
             return 1;
         }
-    } else if (!strcmp(f[0], "texctl") && n == 5) {
-        /* texctl:FORMAT:point|linear:ADDR_U:ADDR_V (control word 0) */
-        i = name_index(f[1], tex_formats, ARRAY_SIZE(tex_formats));
-        j = name_index(f[3], tex_addr, 3);
-        k = name_index(f[4], tex_addr, 3);
-        if (i >= 0 && j >= 0 && k >= 0
-            && (!strcmp(f[2], "point") || !strcmp(f[2], "linear"))) {
-            v[0] = i | (!strcmp(f[2], "linear") ? 1u << 8 : 0)
-                   | j << 12 | k << 14;
+    } else if (!strcmp(f[0], "xfer") && (n == 2 || n == 3)) {
+        /* xfer:FORMAT[:TYPE]: SceGxmTransferFormat | SceGxmTransferType */
+        i = name_index(f[1], xfer_formats, ARRAY_SIZE(xfer_formats));
+        a = n == 3 ? name_index(f[2], xfer_types, 3) : 0;
+        if (i >= 0 && (int)a >= 0) {
+            v[0] = (uint32_t)i << 16 | a << 22;
             return 1;
         }
-    } else if (!strcmp(f[0], "size") && n == 3) {
-        /* size:WIDTH:HEIGHT (texture control word 1) */
-        if (parse_u32(f[1], &a) && a <= 0xffff && parse_u32(f[2], &b)
-            && b <= 0xffff) {
-            v[0] = a | b << 16;
-            return 1;
-        }
+    } else if (!strcmp(f[0], "tex")) {
+        return parse_texture(p, f, n, v) ? 4 : -1;
+    } else if (!strcmp(f[0], "texctl") || !strcmp(f[0], "size")) {
+        fail(p, "'%s:' was gemu's old texture layout; textures now take "
+             "SceGxmTexture words: tex:FORMAT:TYPE:WIDTH:HEIGHT:DATA", f[0]);
+        return -1;
     }
 bad:
     fail(p, "bad symbolic value '%s' (see docs/scene-format.md)", tok);
@@ -243,9 +337,9 @@ bad:
 
 /*
  * A payload value: a number, a float (its f32 bits) or a symbolic token.
- * Returns the number of dwords (1 or 2), -1 on error.
+ * Returns the number of dwords (1 to 4), -1 on error.
  */
-static int parse_value(Parser *p, const char *tok, uint32_t v[2])
+static int parse_value(Parser *p, const char *tok, uint32_t v[4])
 {
     if (strchr(tok, ':')) {
         return parse_symbolic(p, tok, v);
@@ -486,7 +580,7 @@ static bool do_commands(Parser *p, char **tok)
     for (p->ln = start + 1; p->ln < end; p->ln++) {
         g_auto(GStrv) t = split(p->lines[p->ln]);
         unsigned n = g_strv_length(t);
-        uint32_t v, vals[2], hdr;
+        uint32_t v, vals[4], hdr;
         GByteArray *pl;
         int op, nv;
 

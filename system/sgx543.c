@@ -2,7 +2,8 @@
  * The sgx543 machine: an SGX543 with device memory, driven by a scene
  * file (docs/scene-format.md) the way a guest driver would drive it:
  * blobs into memory, register writes, then one kernel-CCB slot per
- * command buffer and an EVENT_KICK.  Frames go to ui/ (-display,
+ * command buffer and an EVENT_KICK.  Device memory is one GuestRAM block
+ * at device-physical address 0.  Frames go to ui/ (-display,
  * -frames); with a window, gemu stays up after the scene until the user
  * closes it.  Without -scene it runs the built-in scene: a textured,
  * vertex-coloured mesh drawn by gemu's own USSE programs (assembled at
@@ -113,8 +114,7 @@ static char *default_scene(void)
         "    SET_PROGRAM_RAW 1 0 32 3 0 0 layout:0:0 output:0:f16 "
         "texture:0:f32:o8:pa0 varying:f32:4:o4:pa4\n"
         "    SET_UNIFORM_BUFFER 0 14 0x8000 64 0\n"
-        "    SET_TEXTURE 1 0 texctl:abgr8888:point:repeat:repeat size:8:8 "
-        "0x30000 0\n"
+        "    SET_TEXTURE 1 0 tex:U8U8U8U8_ABGR:linear:8:8:0x30000\n"
         "    SET_VERTEX_STREAMS stream:0x10000:32\n"
         "    SET_VERTEX_ATTRIBS attrib:0:0:f32:2:pa0 attrib:0:8:f32:4:pa4 "
         "attrib:0:24:f32:2:pa8\n"
@@ -202,6 +202,7 @@ int sgx543_machine_run(const MachineOptions *opts)
     g_autofree char *dir = NULL;
     g_autofree char *err = NULL;
     g_autofree uint8_t *ram = NULL;
+    GuestRAM *guest_ram = NULL;
     const char *what = opts->scene ? opts->scene : "built-in scene";
     DisplayKind kind;
     g_autofree char *png_prefix = NULL;
@@ -251,7 +252,9 @@ int sgx543_machine_run(const MachineOptions *opts)
         memcpy(ram + b->addr, b->data->data, b->data->len);
     }
 
-    dev = sgx543_new(&(SgxMemory) { .host = ram, .size = scene->mem_size });
+    guest_ram = guest_ram_new();
+    guest_ram_add(guest_ram, 0, scene->mem_size, ram);
+    dev = sgx543_new(guest_ram);
     con = display_console_new("sgx543");
     if (!display_open(con, opts->display, opts->frames, &err) ||
         (opts->monitor &&
@@ -260,6 +263,7 @@ int sgx543_machine_run(const MachineOptions *opts)
         display_close();
         display_console_free(con);
         sgx543_free(dev);
+        guest_ram_free(guest_ram);
         sgx_scene_free(scene);
         return 1;
     }
@@ -317,6 +321,7 @@ int sgx543_machine_run(const MachineOptions *opts)
     display_close();
     display_console_free(con);
     sgx543_free(dev);
+    guest_ram_free(guest_ram);
     sgx_scene_free(scene);
     return status;
 }

@@ -46,6 +46,9 @@ void sgx_cmd_reset(Sgx543State *s)
     sgx_program_clear(&s->prog[1]);
     s->waiting = false;
     s->in_scene = false;
+    s->msaa = 0;
+    s->pattern = sgx_sample_pattern(0);
+    s->sx = s->sy = 1;
     s->nattribs = s->nstreams = 0;
     memset(s->ub, 0, sizeof(s->ub));
     memset(s->tex, 0, sizeof(s->tex));
@@ -56,6 +59,7 @@ void sgx_cmd_reset(Sgx543State *s)
     s->raster.stencil_func = SGX_CMP_ALWAYS;
     s->raster.stencil_cmp_mask = 0xff;
     s->raster.stencil_write_mask = 0xff;
+    s->raster.point_width = 1.0f;
     memset(&s->viewport, 0, sizeof(s->viewport));
 }
 
@@ -67,6 +71,10 @@ static void pkt_begin_scene(Sgx543State *s, const uint32_t *p, unsigned n)
     uint32_t dbase = n > 6 ? p[6] : 0;
     uint32_t dfmt = n > 7 ? p[7] : SGX_DEPTH_NONE;
     uint32_t dstride = n > 8 ? p[8] : w;
+    uint32_t msaa = n > 9 ? p[9] : 0;
+    const SgxSamplePattern *pat = sgx_sample_pattern(msaa);
+    unsigned sx = msaa ? 2 : 1, sy = msaa == 2 ? 2 : 1;
+    uint8_t *color;
 
     if (fmt >= SGX_COLOR_NUM) {
         sgx_raise_error(s, SGX_ERR_BAD_VALUE, "colour format %u", fmt);
@@ -78,27 +86,35 @@ static void pkt_begin_scene(Sgx543State *s, const uint32_t *p, unsigned n)
                         "colour surface %ux%u, stride %u", w, h, stride);
         return;
     }
-    if (p[5] != 0) {
-        gemu_log_once(LOG_UNIMP, "sgx543-surf", p[5],
-                      "sgx543: surface type %u (only linear)\n", p[5]);
-        sgx_raise_error(s, SGX_ERR_BAD_VALUE, "surface type %u", p[5]);
+    if (p[5] >= SGX_SURFACE_NUM
+        || (p[5] == SGX_SURFACE_TILED && (stride & 31))
+        || (p[5] == SGX_SURFACE_SWIZZLED && (stride & (stride - 1)))) {
+        /* UNVERIFIED: tiled strides a multiple of 32, swizzled ones a
+           power of two */
+        sgx_raise_error(s, SGX_ERR_BAD_VALUE, "surface type %u, stride %u",
+                        p[5], stride);
+        return;
+    }
+    if (!pat) {
+        sgx_raise_error(s, SGX_ERR_BAD_VALUE, "multisample mode %u", msaa);
         return;
     }
     if (dfmt >= SGX_DEPTH_NUM || (dfmt != SGX_DEPTH_NONE && !dbase)
         || (dfmt != SGX_DEPTH_NONE
-            && (dstride < w || dstride > SGX_MAX_STRIDE))) {
+            && (dstride < w * sx || dstride > SGX_MAX_STRIDE))) {
         sgx_raise_error(s, SGX_ERR_BAD_VALUE,
                         "depth surface 0x%08x format %u stride %u",
                         dbase, dfmt, dstride);
         return;
     }
-    if (!sgx_dma_map(s, base, ((uint64_t)stride * (h - 1) + w)
-                              * sgx_color_bpp(fmt), true)) {
+    color = sgx_dma_map(s, base, sgx_surface_size(p[5], stride, w, h,
+                                                  sgx_color_bpp(fmt)), true);
+    if (!color) {
         return;
     }
     if (dfmt != SGX_DEPTH_NONE
-        && !sgx_dma_map(s, dbase, ((uint64_t)dstride * (h - 1) + w) * 4,
-                        true)) {
+        && !sgx_dma_map(s, dbase, ((uint64_t)dstride * (h * sy - 1)
+                                   + w * sx) * 4, true)) {
         return;
     }
     if (s->in_scene) {
@@ -108,12 +124,36 @@ static void pkt_begin_scene(Sgx543State *s, const uint32_t *p, unsigned n)
     s->in_scene = true;
     s->color_base = base;
     s->color_stride = stride;
+    s->color_type = p[5];
     s->color_format = fmt;
     s->width = w;
     s->height = h;
     s->depth_base = dbase;
     s->depth_format = dfmt;
     s->depth_stride = dstride;
+    s->msaa = msaa;
+    s->pattern = pat;
+    s->sx = sx;
+    s->sy = sy;
+    if (msaa) {
+        /* the samples start as the surface's pixels */
+        unsigned bpp = sgx_color_bpp(fmt);
+        size_t size = (size_t)w * h * pat->count * bpp;
+
+        if (s->samples_size < size) {
+            g_free(s->samples);
+            s->samples = g_malloc(size);
+            s->samples_size = size;
+        }
+        for (uint32_t y = 0; y < h; y++) {
+            for (uint32_t x = 0; x < w; x++) {
+                for (unsigned k = 0; k < pat->count; k++) {
+                    memcpy(sgx_sample_ptr(s, x, y, k),
+                           color + sgx_color_offset(s, x, y), bpp);
+                }
+            }
+        }
+    }
 }
 
 static DisplayFormat display_format(uint32_t f)
@@ -130,9 +170,34 @@ static DisplayFormat display_format(uint32_t f)
     }
 }
 
-static void pkt_end_scene(Sgx543State *s, const uint32_t *p, unsigned n)
+/*
+ * The frame as the display sees it: a linear copy in s->shadow, which
+ * the console reads until the next frame (the device hands out no
+ * pointers into device memory).
+ */
+static const uint8_t *frame_pixels(Sgx543State *s, const uint8_t *data,
+                                   uint32_t *pitch)
 {
     unsigned bpp = sgx_color_bpp(s->color_format);
+    size_t size = (size_t)s->width * s->height * bpp;
+
+    if (s->shadow_size < size) {
+        g_free(s->shadow);
+        s->shadow = g_malloc(size);
+        s->shadow_size = size;
+    }
+    for (uint32_t y = 0; y < s->height; y++) {
+        for (uint32_t x = 0; x < s->width; x++) {
+            memcpy(s->shadow + ((size_t)y * s->width + x) * bpp,
+                   data + sgx_color_offset(s, x, y), bpp);
+        }
+    }
+    *pitch = s->width * bpp;
+    return s->shadow;
+}
+
+static void pkt_end_scene(Sgx543State *s, const uint32_t *p, unsigned n)
+{
     uint8_t *data;
 
     if (!s->in_scene) {
@@ -141,16 +206,19 @@ static void pkt_end_scene(Sgx543State *s, const uint32_t *p, unsigned n)
     }
     s->in_scene = false;
     s->frames++;
-    data = sgx_dma_map(s, s->color_base,
-                       ((uint64_t)s->color_stride * (s->height - 1)
-                        + s->width) * bpp, false);
+    data = sgx_dma_map(s, s->color_base, sgx_color_bytes(s), s->msaa);
+    if (data && s->msaa) {
+        sgx_resolve(s, data);
+    }
     if (s->con && data) {
+        uint32_t pitch;
+        const uint8_t *pixels = frame_pixels(s, data, &pitch);
         DisplaySurface surf = {
-            .data = data,
+            .data = (uint8_t *)pixels,
             .addr = s->color_base,
             .width = s->width,
             .height = s->height,
-            .pitch = s->color_stride * bpp,
+            .pitch = pitch,
             .format = display_format(s->color_format),
         };
         display_console_set_surface(s->con, &surf);
@@ -199,8 +267,9 @@ static bool program_layout(Sgx543State *s, SgxProgram *prog, unsigned stage,
     prog->flags = layout >> 16;
     prog->out_reg = out & 0xff;
     prog->out_fmt = (out >> 8) & 0xff;
-    if (stage == SGX_STAGE_VERTEX && (prog->vout < 4
-                                      || prog->vout > USSE_MAX_REGS)) {
+    if (stage == SGX_STAGE_VERTEX
+        && (prog->vout < ((prog->flags & SGX_PROG_PSIZE) ? 5 : 4)
+            || prog->vout > USSE_MAX_REGS)) {
         sgx_raise_error(s, SGX_ERR_BAD_VALUE,
                         "vertex program output count %u", prog->vout);
         return false;
@@ -427,21 +496,25 @@ static void pkt_set_uniform_buffer(Sgx543State *s, const uint32_t *p,
 static void pkt_set_texture(Sgx543State *s, const uint32_t *p, unsigned n)
 {
     uint32_t sa = n > 6 ? p[6] : ~0u;
-    uint32_t w = p[3] & 0xffff, h = p[3] >> 16;
+    SgxTexture tex;
+    const char *why;
 
     if (p[0] > SGX_STAGE_FRAGMENT || p[1] >= SGX_NUM_TEX
-        || SGX_TEX_FORMAT(p[2]) >= SGX_TEX_NUM
-        || SGX_TEX_ADDR_U(p[2]) > SGX_TEX_CLAMP
-        || SGX_TEX_ADDR_V(p[2]) > SGX_TEX_CLAMP
-        || !w || !h || w > SGX_MAX_SURFACE || h > SGX_MAX_SURFACE
-        || (p[5] && (p[5] < w || p[5] > SGX_MAX_STRIDE)) || (sa != ~0u && sa + 4 > USSE_MAX_REGS)) {
+        || (sa != ~0u && sa + 4 > USSE_MAX_REGS)) {
         sgx_raise_error(s, SGX_ERR_BAD_VALUE,
-                        "texture stage %u unit %u: 0x%08x 0x%08x stride %u",
-                        p[0], p[1], p[2], p[3], p[5]);
+                        "SET_TEXTURE stage %u unit %u SA register %d",
+                        p[0], p[1], (int)sa);
+        return;
+    }
+    if (!sgx_tex_decode(p + 2, &tex, &why)) {
+        sgx_raise_error(s, SGX_ERR_BAD_VALUE,
+                        "texture stage %u unit %u: words %08x %08x %08x "
+                        "%08x: %s", p[0], p[1], p[2], p[3], p[4], p[5], why);
         return;
     }
     s->tex[p[0]][p[1]] = (SgxTexUnit) {
-        .valid = true, .w = { p[2], p[3], p[4], p[5] }, .sa_reg = sa,
+        .valid = true, .w = { p[2], p[3], p[4], p[5] }, .tex = tex,
+        .sa_reg = sa,
     };
 }
 
@@ -480,6 +553,7 @@ static void pkt_set_raster_state(Sgx543State *s, const uint32_t *p,
         .stencil_cmp_mask = n > 7 ? p[7] : 0xff,
         .stencil_write_mask = n > 8 ? p[8] : 0xff,
         .stencil_ref = n > 9 ? p[9] : 0,
+        .point_width = n > 10 ? p[10] : 1,
     };
 
     if (p[0] > SGX_CULL_CCW || p[1] > SGX_CMP_ALWAYS || p[2] > 1
@@ -488,7 +562,8 @@ static void pkt_set_raster_state(Sgx543State *s, const uint32_t *p,
         || (n > 5 && p[5] > SGX_STENCIL_DECR_WRAP)
         || (n > 6 && p[6] > SGX_STENCIL_DECR_WRAP)
         || (n > 7 && p[7] > 0xff) || (n > 8 && p[8] > 0xff)
-        || (n > 9 && p[9] > 0xff)) {
+        || (n > 9 && p[9] > 0xff)
+        || (n > 10 && (p[10] < 1 || p[10] > SGX_MAX_LINE_WIDTH))) {
         sgx_raise_error(s, SGX_ERR_BAD_VALUE, "raster state");
         return;
     }
@@ -517,7 +592,7 @@ static void pkt_draw(Sgx543State *s, const uint32_t *p, unsigned n)
         sgx_raise_error(s, SGX_ERR_NO_SCENE, "DRAW outside a scene");
         return;
     }
-    if (p[0] > SGX_PRIM_TRIANGLE_EDGES || p[1] > 1) {
+    if (p[0] > SGX_PRIM_LINE_STRIP || p[1] > 1) {
         sgx_raise_error(s, SGX_ERR_BAD_VALUE,
                         "DRAW primitive %u index format %u", p[0], p[1]);
         return;
@@ -540,7 +615,7 @@ static void pkt_fence(Sgx543State *s, const uint32_t *p, unsigned n)
 }
 
 static const PacketDef packets[64] = {
-    [SGX_PKT_BEGIN_SCENE] = { "BEGIN_SCENE", 6, 9, pkt_begin_scene },
+    [SGX_PKT_BEGIN_SCENE] = { "BEGIN_SCENE", 6, 10, pkt_begin_scene },
     [SGX_PKT_END_SCENE] = { "END_SCENE", 0, 0, pkt_end_scene },
     [SGX_PKT_CLEAR] = { "CLEAR", 7, 11, pkt_clear },
     [SGX_PKT_SET_PROGRAM] = { "SET_PROGRAM", 4, 5 + SGX_MAX_FINPUTS,
@@ -558,10 +633,16 @@ static const PacketDef packets[64] = {
     [SGX_PKT_SET_TEXTURE] = { "SET_TEXTURE", 6, 7, pkt_set_texture },
     [SGX_PKT_SET_FRAGMENT_OUTPUT] = { "SET_FRAGMENT_OUTPUT", 7, 7,
                                       pkt_set_fragment_output },
-    [SGX_PKT_SET_RASTER_STATE] = { "SET_RASTER_STATE", 3, 10,
+    [SGX_PKT_SET_RASTER_STATE] = { "SET_RASTER_STATE", 3, 11,
                                    pkt_set_raster_state },
     [SGX_PKT_SET_VIEWPORT] = { "SET_VIEWPORT", 7, 7, pkt_set_viewport },
     [SGX_PKT_DRAW] = { "DRAW", 4, 5, pkt_draw },
+    [SGX_PKT_TRANSFER_COPY] = { "TRANSFER_COPY", 15, 15,
+                                sgx_pkt_transfer_copy },
+    [SGX_PKT_TRANSFER_DOWNSCALE] = { "TRANSFER_DOWNSCALE", 12, 12,
+                                     sgx_pkt_transfer_downscale },
+    [SGX_PKT_TRANSFER_FILL] = { "TRANSFER_FILL", 8, 8,
+                                sgx_pkt_transfer_fill },
     [SGX_PKT_FENCE] = { "FENCE", 2, 3, pkt_fence },
     [SGX_PKT_WAIT] = { "WAIT", 3, 3, NULL },
     [SGX_PKT_JUMP] = { "JUMP", 2, 2, NULL },

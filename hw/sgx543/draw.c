@@ -1,14 +1,16 @@
 /*
  * SGX543 software pipeline (sgx543.md §3.7(d)): secondary programs,
- * vertex fetch and the vertex program, clipping, viewport and culling,
- * rasterisation in 2x2 quads with perspective-correct varyings and
- * non-dependent texture reads, the fragment program, depth/stencil,
- * blending and the store to the colour surface.  Also CLEAR and the
- * texture sampler the USSE SMP instruction calls back into.
+ * vertex fetch and the vertex program, primitive assembly (triangles,
+ * lines, points), clipping, viewport and culling, rasterisation in 2x2
+ * quads (per sample when multisampling) with perspective-correct
+ * varyings and non-dependent texture reads, the fragment program,
+ * depth/stencil, blending and the store to the colour surface or the
+ * sample buffer.  Also CLEAR, the MSAA resolve, and the SMP callback
+ * into the texture sampler (texture.c).
  *
- * A shader trap or a memory fault sets the error registers and ends the
- * draw; what was already stored stays (UNVERIFIED: hardware would render
- * the tile list or nothing).
+ * A shader trap, a fault or illegal texture words set the error
+ * registers and end the draw; what was already stored stays
+ * (UNVERIFIED: hardware would render the tile list or nothing).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -42,6 +44,13 @@ typedef struct DrawCtx {
     uint8_t *depth;                 /* mapped depth surface or NULL */
     unsigned bpp;
 
+    /* textures: the last SMP words, and the units' mappings */
+    bool smp_valid;
+    uint32_t smp_w[4];
+    SgxTexture smp_tex;
+    const uint8_t *smp_data, *smp_pal;
+    const uint8_t *unit_data[SGX_NUM_TEX], *unit_pal[SGX_NUM_TEX];
+
     /* the triangle being rasterised */
     SgxScreenVert sv[3];
     const ClipVert *cv[3];
@@ -49,7 +58,7 @@ typedef struct DrawCtx {
     /* the batch of quads waiting for the fragment program */
     unsigned nquads;
     SgxQuad quads[QUAD_BATCH];
-    float qz[QUAD_BATCH][4];
+    float qz[QUAD_BATCH][4][4];     /* depth per pixel and sample */
     uint32_t pa[QUAD_BATCH * 4 * USSE_MAX_REGS];
     unsigned pa_words;
     bool helper[QUAD_BATCH * 4];
@@ -73,74 +82,84 @@ static uint32_t bits(float f)
 
 /* ---- textures ---- */
 
-static void tex_fetch(const uint8_t *base, SgxTexFormat fmt, unsigned stride,
-                      int x, int y, float out[4])
+/* The texture's bytes (and palette) mapped; false (error raised, draw
+   aborted) on a fault. */
+static bool tex_map(DrawCtx *c, const SgxTexture *t, const uint8_t **data,
+                    const uint8_t **pal)
 {
-    sgx_tex_texel(fmt, base + ((size_t)y * stride + x) * sgx_tex_bpp(fmt),
-                  out);
+    *pal = NULL;
+    *data = sgx_dma_map(c->s, t->data, t->size, false);
+    if (*data && t->palette_size) {
+        *pal = sgx_dma_map(c->s, t->palette, t->palette_size, false);
+    }
+    if (!*data || (t->palette_size && !*pal)) {
+        c->abort = true;
+        return false;
+    }
+    return true;
 }
 
-void sgx_sample_texture(Sgx543State *s, const uint32_t w[4],
-                        const float coord[2], float out[4])
+/* A texture unit's mapping, made on its first use in the draw. */
+static const SgxTexture *unit_texture(DrawCtx *c, unsigned unit,
+                                      const uint8_t **data,
+                                      const uint8_t **pal)
 {
-    SgxTexFormat fmt = SGX_TEX_FORMAT(w[0]);
-    SgxTexAddr au = SGX_TEX_ADDR_U(w[0]), av = SGX_TEX_ADDR_V(w[0]);
-    int tw = w[1] & 0xffff, th = w[1] >> 16;
-    unsigned stride = w[3] ? w[3] : (unsigned)tw;
-    const uint8_t *base;
-    float u, v;
+    const SgxTexUnit *u = &c->s->tex[SGX_STAGE_FRAGMENT][unit];
 
-    memset(out, 0, 4 * sizeof(float));
-    if (fmt >= SGX_TEX_NUM || !tw || !th || stride < (unsigned)tw
-        || au > SGX_TEX_CLAMP || av > SGX_TEX_CLAMP) {
-        gemu_log_mask(LOG_GUEST_ERROR,
-                      "sgx543: sample from a bad texture 0x%08x 0x%08x\n",
-                      w[0], w[1]);
-        return;
+    if (!u->valid) {
+        gemu_log_once(LOG_GUEST_ERROR, "sgx543-tex", unit,
+                      "sgx543: read of unset texture unit %u\n", unit);
+        return NULL;
     }
-    base = sgx_dma_map(s, w[2], ((uint64_t)stride * (th - 1) + tw)
-                                * sgx_tex_bpp(fmt), false);
-    if (!base) {
-        return;
+    if (!c->unit_data[unit]
+        && !tex_map(c, &u->tex, &c->unit_data[unit], &c->unit_pal[unit])) {
+        return NULL;
     }
-    u = isfinite(coord[0]) ? coord[0] * tw : 0.0f;
-    v = isfinite(coord[1]) ? coord[1] * th : 0.0f;
-    u = fminf(fmaxf(u, -1e7f), 1e7f);
-    v = fminf(fmaxf(v, -1e7f), 1e7f);
-    if (!SGX_TEX_LINEAR(w[0])) {
-        int x = sgx_tex_wrap(au, (int)floorf(u), tw);
-        int y = sgx_tex_wrap(av, (int)floorf(v), th);
-        tex_fetch(base, fmt, stride, x, y, out);
-        return;
-    } else {
-        float fu = u - 0.5f, fv = v - 0.5f;
-        int x0 = (int)floorf(fu), y0 = (int)floorf(fv);
-        float ax = fu - x0, ay = fv - y0;
-        float t[4][4];
-
-        for (int i = 0; i < 4; i++) {
-            int x = sgx_tex_wrap(au, x0 + (i & 1), tw);
-            int y = sgx_tex_wrap(av, y0 + (i >> 1), th);
-            tex_fetch(base, fmt, stride, x, y, t[i]);
-        }
-        for (int c = 0; c < 4; c++) {
-            float top = t[0][c] + (t[1][c] - t[0][c]) * ax;
-            float bot = t[2][c] + (t[3][c] - t[2][c]) * ax;
-            out[c] = top + (bot - top) * ay;
-        }
-    }
+    *data = c->unit_data[unit];
+    *pal = c->unit_pal[unit];
+    return &u->tex;
 }
 
-/* The USSE SMP callback: the texture words come from the program. */
+/*
+ * The USSE SMP callback: the texture words come from the program (SA).
+ * Illegal words or a fault set the error registers and end the draw.
+ */
 static void usse_sample(void *opaque, const UsseSample *req, float out[4])
 {
     DrawCtx *c = opaque;
+    SgxTexLookup l = { .dim = req->dim, .lod_mode = req->lod_mode };
+    const char *why;
 
-    if (req->dim != 2) {
-        gemu_log_once(LOG_UNIMP, "sgx543-smp", req->dim,
-                      "sgx543: %uD texture sampling\n", req->dim);
+    memset(out, 0, 4 * sizeof(float));
+    if (c->abort) {
+        return;
     }
-    sgx_sample_texture(c->s, req->state, req->coord, out);
+    if (req->sb_mode) {
+        gemu_log_once(LOG_UNIMP, "sgx543-smp-sb", req->sb_mode,
+                      "sgx543: SMP mode %u (gather/info) samples\n",
+                      req->sb_mode);
+    }
+    if (!c->smp_valid || memcmp(c->smp_w, req->state, sizeof(c->smp_w))) {
+        c->smp_valid = false;
+        memcpy(c->smp_w, req->state, sizeof(c->smp_w));
+        if (!sgx_tex_decode(req->state, &c->smp_tex, &why)) {
+            sgx_raise_error(c->s, SGX_ERR_BAD_VALUE,
+                            "SMP with texture words %08x %08x %08x %08x: %s",
+                            req->state[0], req->state[1], req->state[2],
+                            req->state[3], why);
+            c->abort = true;
+            return;
+        }
+        if (!tex_map(c, &c->smp_tex, &c->smp_data, &c->smp_pal)) {
+            return;
+        }
+        c->smp_valid = true;
+    }
+    memcpy(l.coord, req->coord, sizeof(l.coord));
+    memcpy(l.dx, req->dx, sizeof(l.dx));
+    memcpy(l.dy, req->dy, sizeof(l.dy));
+    memcpy(l.lod, req->lod, sizeof(l.lod));
+    sgx_tex_sample(&c->smp_tex, c->smp_data, c->smp_pal, &l, out);
 }
 
 /* LD/ST from shaders reach device memory through the MMU. */
@@ -238,7 +257,7 @@ static bool setup_sa(DrawCtx *c, unsigned stage, uint32_t *sa)
                               ? USSE_STAGE_VERTEX : USSE_STAGE_FRAGMENT,
                               p->secondary, sa, &l, &run);
         usse_run_free(run);
-        return ok;
+        return ok && !c->abort;
     }
     return true;
 }
@@ -440,7 +459,8 @@ static void flush_quads(DrawCtx *c)
         return;
     }
     if (!run_program(c, USSE_STAGE_FRAGMENT, c->fp->primary, c->fsa, &l,
-                     &run)) {
+                     &run) || c->abort) {
+        /* a trap, or a bad texture or fault in SMP: nothing is stored */
         usse_run_free(run);
         c->abort = true;
         c->nquads = 0;
@@ -452,17 +472,10 @@ static void flush_quads(DrawCtx *c)
         for (unsigned i = 0; i < 4; i++) {
             unsigned inst = q * 4 + i;
             int x = qd->x + (i & 1), y = qd->y + (i >> 1);
-            float src[4], dst[4], out[4], z = c->qz[q][i];
-            uint8_t *p;
+            float src[4], dst[4], out[4];
 
             if (!(qd->mask & (1u << i)) || usse_run_killed(run, inst)) {
                 continue;
-            }
-            if (c->late_z) {
-                usse_run_depth(run, inst, &z);
-                if (!depth_stencil(c, x, y, z)) {
-                    continue;
-                }
             }
             load_output(c, run, inst, src);
             if (unorm) {
@@ -470,10 +483,30 @@ static void flush_quads(DrawCtx *c)
                     src[k] = fminf(fmaxf(src[k], 0.0f), 1.0f);
                 }
             }
-            p = c->color + ((size_t)y * s->color_stride + x) * c->bpp;
-            sgx_color_load(s->color_format, p, dst);
-            sgx_blend(&s->blend, src, dst, out);
-            sgx_color_store(s->color_format, p, out);
+            /* the pixel's colour goes to each covered sample */
+            for (unsigned k = 0; k < s->pattern->count; k++) {
+                float z = c->qz[q][i][k];
+                uint8_t *p;
+
+                if (!(qd->samples[i] & (1u << k))) {
+                    continue;
+                }
+                if (c->late_z) {
+                    unsigned dx, dy;
+
+                    /* the shader's depth, if it wrote one, for all */
+                    usse_run_depth(run, inst, &z);
+                    sgx_depth_coord(s, x, y, k, &dx, &dy);
+                    if (!depth_stencil(c, dx, dy, z)) {
+                        continue;
+                    }
+                }
+                p = s->msaa ? sgx_sample_ptr(s, x, y, k)
+                            : c->color + sgx_color_offset(s, x, y);
+                sgx_color_load(s->color_format, p, dst);
+                sgx_blend(&s->blend, src, dst, out);
+                sgx_color_store(s->color_format, p, out);
+            }
         }
     }
     usse_run_free(run);
@@ -498,21 +531,59 @@ static void interp(const DrawCtx *c, const float bary[3], unsigned reg,
     }
 }
 
+/* Screen-space barycentric weights of (x, y) in triangle @v. */
+static void bary_at(const SgxScreenVert v[3], float x, float y, float b[3])
+{
+    float area = sgx_triangle_area(v);
+
+    if (area == 0.0f) {
+        b[0] = 1.0f;
+        b[1] = b[2] = 0.0f;
+        return;
+    }
+    b[0] = ((v[1].x - x) * (v[2].y - y) - (v[2].x - x) * (v[1].y - y))
+           / area;
+    b[1] = ((v[2].x - x) * (v[0].y - y) - (v[0].x - x) * (v[2].y - y))
+           / area;
+    b[2] = 1.0f - b[0] - b[1];
+}
+
 static void raster_quad(void *opaque, const SgxQuad *q)
 {
     DrawCtx *c = opaque;
-    Sgx543State *s = c->s;
+    const Sgx543State *s = c->s;
+    const SgxSamplePattern *pat = s->pattern;
     unsigned slot, mask = q->mask;
-    float z[4];
+    uint8_t samples[4];
+    float z[4][4];
 
     if (c->abort) {
         return;
     }
+    memcpy(samples, q->samples, sizeof(samples));
     for (unsigned i = 0; i < 4; i++) {
-        z[i] = q->bary[i][0] * c->sv[0].z + q->bary[i][1] * c->sv[1].z
-               + q->bary[i][2] * c->sv[2].z;
-        if (!c->late_z && (mask & (1u << i))
-            && !depth_stencil(c, q->x + (i & 1), q->y + (i >> 1), z[i])) {
+        int x = q->x + (i & 1), y = q->y + (i >> 1);
+
+        for (unsigned k = 0; k < pat->count; k++) {
+            float b[3];
+            unsigned dx, dy;
+
+            if (pat->count == 1) {
+                memcpy(b, q->bary[i], sizeof(b));
+            } else {
+                /* the depth at the sample */
+                bary_at(c->sv, x + 0.5f + pat->pos[k][0] / 16.0f,
+                        y + 0.5f + pat->pos[k][1] / 16.0f, b);
+            }
+            z[i][k] = b[0] * c->sv[0].z + b[1] * c->sv[1].z
+                      + b[2] * c->sv[2].z;
+            sgx_depth_coord(s, x, y, k, &dx, &dy);
+            if (!c->late_z && (samples[i] & (1u << k))
+                && !depth_stencil(c, dx, dy, z[i][k])) {
+                samples[i] &= ~(1u << k);
+            }
+        }
+        if (!samples[i]) {
             mask &= ~(1u << i);
         }
     }
@@ -522,33 +593,50 @@ static void raster_quad(void *opaque, const SgxQuad *q)
     slot = c->nquads++;
     c->quads[slot] = *q;
     c->quads[slot].mask = mask;
+    memcpy(c->quads[slot].samples, samples, sizeof(samples));
     memcpy(c->qz[slot], z, sizeof(z));
     for (unsigned i = 0; i < 4; i++) {
-        uint32_t *pa = c->pa + (slot * 4 + i) * c->pa_words;
-
         c->helper[slot * 4 + i] = !(mask & (1u << i));
-        memset(pa, 0, c->pa_words * 4);
-        for (unsigned k = 0; k < c->fp->ninputs; k++) {
-            uint32_t d = c->fp->inputs[k];
-            float v[4] = { 0, 0, 0, 0 };
+        memset(c->pa + (slot * 4 + i) * c->pa_words, 0, c->pa_words * 4);
+    }
+    for (unsigned k = 0; k < c->fp->ninputs; k++) {
+        uint32_t d = c->fp->inputs[k];
+        float v[4][4] = { { 0 } };
 
-            if (SGX_FIN_KIND(d) == 1) {
-                const SgxTexUnit *t = &s->tex[SGX_STAGE_FRAGMENT]
-                                             [SGX_FIN_UNIT(d)];
-                float uv[2];
-                interp(c, q->bary[i], SGX_FIN_SRC(d), 2, uv);
-                if (t->valid) {
-                    sgx_sample_texture(s, t->w, uv, v);
-                } else {
-                    gemu_log_once(LOG_GUEST_ERROR, "sgx543-tex",
-                                  SGX_FIN_UNIT(d),
-                                  "sgx543: read of unset texture unit %u\n",
-                                  SGX_FIN_UNIT(d));
-                }
-            } else {
-                interp(c, q->bary[i], SGX_FIN_SRC(d), SGX_FIN_COMPS(d), v);
+        if (SGX_FIN_KIND(d) == 1) {
+            /* a non-dependent read: the coordinates at the four pixels
+               give the differences across the quad for the LOD */
+            const uint8_t *data = NULL, *pal = NULL;
+            const SgxTexture *t = unit_texture(c, SGX_FIN_UNIT(d), &data,
+                                               &pal);
+            float uv[4][2];
+
+            if (c->abort) {
+                c->nquads--;
+                return;
             }
-            store_input(pa, d, v);
+            for (unsigned i = 0; i < 4; i++) {
+                interp(c, q->bary[i], SGX_FIN_SRC(d), 2, uv[i]);
+            }
+            for (unsigned i = 0; t && i < 4; i++) {
+                unsigned row = i & 2, col = i & 1;
+                SgxTexLookup l = { .dim = 2 };
+
+                for (int a = 0; a < 2; a++) {
+                    l.coord[a] = uv[i][a];
+                    l.dx[a] = uv[row + 1][a] - uv[row][a];
+                    l.dy[a] = uv[2 + col][a] - uv[col][a];
+                }
+                sgx_tex_sample(t, data, pal, &l, v[i]);
+            }
+        } else {
+            for (unsigned i = 0; i < 4; i++) {
+                interp(c, q->bary[i], SGX_FIN_SRC(d), SGX_FIN_COMPS(d),
+                       v[i]);
+            }
+        }
+        for (unsigned i = 0; i < 4; i++) {
+            store_input(c->pa + (slot * 4 + i) * c->pa_words, d, v[i]);
         }
     }
     if (c->nquads == QUAD_BATCH) {
@@ -558,20 +646,29 @@ static void raster_quad(void *opaque, const SgxQuad *q)
 
 /* ---- triangles ---- */
 
-/* Distance to the clip planes: w > 0 and a guard band around x and y. */
+static float guard_band(const DrawCtx *c)
+{
+    return c->s->viewport.enable ? 64.0f : 262144.0f;
+}
+
+/*
+ * Distance to the clip planes: a guard band around x and y, then w > 0.
+ * The guard planes come first: they cut an edge that crosses w = 0 well
+ * away from it, where x / w and y / w are still accurate.
+ */
 static float plane_dist(const ClipVert *v, int plane, float guard)
 {
     switch (plane) {
     case 0:
-        return v->pos[3] - 1e-6f;
-    case 1:
         return guard * v->pos[3] - v->pos[0];
-    case 2:
+    case 1:
         return guard * v->pos[3] + v->pos[0];
-    case 3:
+    case 2:
         return guard * v->pos[3] - v->pos[1];
-    default:
+    case 3:
         return guard * v->pos[3] + v->pos[1];
+    default:
+        return v->pos[3] - 1e-6f;
     }
 }
 
@@ -634,7 +731,7 @@ static void draw_triangle(DrawCtx *c, const float *v0, const float *v1,
     ClipVert poly[MAX_CLIP_VERTS];
     const float *v[3] = { v0, v1, v2 };
     unsigned n;
-    float guard = s->viewport.enable ? 64.0f : 262144.0f;
+    float guard = guard_band(c);
 
     for (int i = 0; i < 3; i++) {
         memcpy(poly[i].pos, v[i], 4 * sizeof(float));
@@ -655,10 +752,198 @@ static void draw_triangle(DrawCtx *c, const float *v0, const float *v1,
             || (s->raster.cull == SGX_CULL_CCW && area < 0)) {
             continue;
         }
-        sgx_raster_triangle(c->sv, 0, 0, s->width, s->height, raster_quad,
-                            c);
+        sgx_raster_triangle_ms(c->sv, 0, 0, s->width, s->height,
+                               s->pattern, raster_quad, c);
         flush_quads(c);
     }
+}
+
+/* ---- lines and points ---- */
+
+/*
+ * Rasterise a quadrilateral (corners in order around it) as the
+ * triangles (0, 1, 2) and (0, 2, 3); the top-left rule gives each pixel
+ * on the shared diagonal to one of them.  @cv: the vertex whose
+ * varyings each corner carries.
+ */
+static void raster_quadrilateral(DrawCtx *c, const SgxScreenVert corner[4],
+                                 const ClipVert *const cv[4])
+{
+    Sgx543State *s = c->s;
+
+    for (int t = 0; t < 2 && !c->abort; t++) {
+        const int idx[3] = { 0, 1 + t, 2 + t };
+
+        for (int j = 0; j < 3; j++) {
+            c->sv[j] = corner[idx[j]];
+            c->cv[j] = cv[idx[j]];
+        }
+        sgx_raster_triangle_ms(c->sv, 0, 0, s->width, s->height,
+                               s->pattern, raster_quad, c);
+    }
+    flush_quads(c);
+}
+
+/* Clip a segment against w > 0 and the guard band; false if nothing is
+   left. */
+static bool clip_segment(ClipVert *a, ClipVert *b, unsigned nvar,
+                         float guard)
+{
+    for (int plane = 0; plane < 5; plane++) {
+        float da = plane_dist(a, plane, guard);
+        float db = plane_dist(b, plane, guard);
+        ClipVert *out = da < 0 ? a : b;
+        const ClipVert *in = da < 0 ? b : a;
+        float din = da < 0 ? db : da, dout = da < 0 ? da : db, f;
+
+        if (isnan(da) || isnan(db) || (da < 0 && db < 0)) {
+            return false;
+        }
+        if (da >= 0 && db >= 0) {
+            continue;
+        }
+        /* the outside end moves onto the plane */
+        f = din / (din - dout);
+        for (int k = 0; k < 4; k++) {
+            out->pos[k] = in->pos[k] + (out->pos[k] - in->pos[k]) * f;
+        }
+        for (unsigned k = 0; k < nvar; k++) {
+            out->var[k] = in->var[k] + (out->var[k] - in->var[k]) * f;
+        }
+    }
+    return true;
+}
+
+/*
+ * A line of @width pixels (docs/devel/sgx543.md, "Lines and points"):
+ * the parallelogram around the segment, offset by width / 2 across the
+ * major axis, rasterised with the triangle rules.  UNVERIFIED: SGX's
+ * line rules.
+ */
+static void draw_line(DrawCtx *c, const float *v0, const float *v1,
+                      float width)
+{
+    ClipVert a, b;
+    SgxScreenVert sa, sb, corner[4];
+    const ClipVert *cv[4] = { &a, &b, &b, &a };
+    float ox = 0, oy = 0;
+
+    memcpy(a.pos, v0, 4 * sizeof(float));
+    memcpy(a.var, v0 + 4, c->nvar * sizeof(float));
+    memcpy(b.pos, v1, 4 * sizeof(float));
+    memcpy(b.var, v1 + 4, c->nvar * sizeof(float));
+    if (!clip_segment(&a, &b, c->nvar, guard_band(c))) {
+        return;
+    }
+    to_screen(c, &a, &sa);
+    to_screen(c, &b, &sb);
+    if (fabsf(sb.x - sa.x) >= fabsf(sb.y - sa.y)) {
+        oy = width * 0.5f;      /* x-major: a band of rows */
+    } else {
+        ox = width * 0.5f;
+    }
+    corner[0] = sa, corner[1] = sb, corner[2] = sb, corner[3] = sa;
+    corner[0].x -= ox, corner[0].y -= oy;
+    corner[1].x -= ox, corner[1].y -= oy;
+    corner[2].x += ox, corner[2].y += oy;
+    corner[3].x += ox, corner[3].y += oy;
+    raster_quadrilateral(c, corner, cv);
+}
+
+/*
+ * A point: a square of @size pixels centred on the vertex, its varyings
+ * and depth those of the vertex.  UNVERIFIED: the rules; no sprite
+ * coordinates.  Points with w <= 0 or outside the guard band are
+ * dropped.
+ */
+static void draw_point(DrawCtx *c, const float *v, float size)
+{
+    ClipVert p;
+    SgxScreenVert sp, corner[4];
+    const ClipVert *cv[4] = { &p, &p, &p, &p };
+    float h = size * 0.5f;
+
+    memcpy(p.pos, v, 4 * sizeof(float));
+    memcpy(p.var, v + 4, c->nvar * sizeof(float));
+    for (int plane = 0; plane < 5; plane++) {
+        if (!(plane_dist(&p, plane, guard_band(c)) >= 0)) {
+            return;
+        }
+    }
+    to_screen(c, &p, &sp);
+    for (int i = 0; i < 4; i++) {
+        corner[i] = sp;
+        corner[i].x += (i == 1 || i == 2) ? h : -h;
+        corner[i].y += i >= 2 ? h : -h;
+    }
+    raster_quadrilateral(c, corner, cv);
+}
+
+/* Point size: the program's PSIZE output (its last), else the raster
+   state's width; at least 1 pixel (UNVERIFIED: the range). */
+static float point_size(const DrawCtx *c, const float *v)
+{
+    float size = c->s->raster.point_width;
+
+    if (c->vp->flags & SGX_PROG_PSIZE) {
+        size = v[c->vp->vout - 1];
+    }
+    if (!(size >= 1.0f)) {
+        return 1.0f;
+    }
+    return fminf(size, SGX_MAX_POINT_SIZE);
+}
+
+/* Primitives from the vertices' outputs (@vstride floats each). */
+static void assemble(DrawCtx *c, unsigned prim, const float *vout,
+                     size_t vstride, uint32_t count)
+{
+    float width = c->s->raster.point_width;
+#define V(i) (vout + (size_t)(i) * vstride)
+
+    switch (prim) {
+    case SGX_PRIM_POINTS:
+        for (uint32_t i = 0; i < count && !c->abort; i++) {
+            draw_point(c, V(i), point_size(c, V(i)));
+        }
+        break;
+    case SGX_PRIM_LINES:
+        for (uint32_t i = 0; i + 1 < count && !c->abort; i += 2) {
+            draw_line(c, V(i), V(i + 1), width);
+        }
+        break;
+    case SGX_PRIM_LINE_STRIP:
+        for (uint32_t i = 0; i + 1 < count && !c->abort; i++) {
+            draw_line(c, V(i), V(i + 1), width);
+        }
+        break;
+    case SGX_PRIM_TRIANGLE_EDGES:
+        /* UNVERIFIED: every edge is drawn (no edge-enable flags) */
+        for (uint32_t i = 0; i + 2 < count && !c->abort; i += 3) {
+            draw_line(c, V(i), V(i + 1), width);
+            draw_line(c, V(i + 1), V(i + 2), width);
+            draw_line(c, V(i + 2), V(i), width);
+        }
+        break;
+    default: {
+        unsigned ntri = prim == SGX_PRIM_TRIANGLES ? count / 3 : count - 2;
+
+        for (unsigned t = 0; t < ntri && !c->abort; t++) {
+            unsigned a, b, d;
+            if (prim == SGX_PRIM_TRIANGLES) {
+                a = 3 * t, b = 3 * t + 1, d = 3 * t + 2;
+            } else if (prim == SGX_PRIM_TRIANGLE_STRIP) {
+                /* odd triangles swap to keep the winding */
+                a = t + (t & 1), b = t + 1 - (t & 1), d = t + 2;
+            } else {
+                a = 0, b = t + 1, d = t + 2;
+            }
+            draw_triangle(c, V(a), V(b), V(d));
+        }
+        break;
+    }
+    }
+#undef V
 }
 
 void sgx_draw(Sgx543State *s, unsigned prim, unsigned index_format,
@@ -679,19 +964,15 @@ void sgx_draw(Sgx543State *s, unsigned prim, unsigned index_format,
                         c->vp->valid ? "a fragment" : "a vertex");
         return;
     }
-    if (prim != SGX_PRIM_TRIANGLES && prim != SGX_PRIM_TRIANGLE_STRIP
-        && prim != SGX_PRIM_TRIANGLE_FAN) {
-        gemu_log_once(LOG_UNIMP, "sgx543-prim", prim,
-                      "sgx543: primitive type %u not drawn\n", prim);
-        return;
-    }
     if (count > MAX_INDICES || instances > MAX_INSTANCES
         || (uint64_t)count * instances > MAX_INDICES) {
         sgx_raise_error(s, SGX_ERR_BAD_VALUE, "DRAW of %u indices x %u",
                         count, instances);
         return;
     }
-    if (count < 3 || !instances) {
+    if (count < (prim == SGX_PRIM_POINTS ? 1
+                 : prim == SGX_PRIM_LINES || prim == SGX_PRIM_LINE_STRIP ? 2
+                 : 3) || !instances) {
         return;
     }
     for (unsigned k = 0; k < c->fp->ninputs; k++) {
@@ -708,16 +989,14 @@ void sgx_draw(Sgx543State *s, unsigned prim, unsigned index_format,
 
     /* surfaces */
     c->bpp = sgx_color_bpp(s->color_format);
-    c->color = sgx_dma_map(s, s->color_base,
-                           ((uint64_t)s->color_stride * (s->height - 1)
-                            + s->width) * c->bpp, true);
-    if (!c->color) {
-        return;
+    if (!s->msaa) {
+        c->color = sgx_dma_map(s, s->color_base, sgx_color_bytes(s), true);
+        if (!c->color) {
+            return;
+        }
     }
     if (s->depth_format != SGX_DEPTH_NONE) {
-        c->depth = sgx_dma_map(s, s->depth_base,
-                               ((uint64_t)s->depth_stride * (s->height - 1)
-                                + s->width) * 4, true);
+        c->depth = sgx_dma_map(s, s->depth_base, sgx_depth_bytes(s), true);
         if (!c->depth) {
             return;
         }
@@ -768,8 +1047,6 @@ void sgx_draw(Sgx543State *s, unsigned prim, unsigned index_format,
     vout = g_new(float, (size_t)count * vstride);
 
     for (uint32_t inst = 0; inst < instances; inst++) {
-        unsigned ntri;
-
         /* the vertex program, one instance per index, in batches */
         for (uint32_t first = 0; first < count; first += VERTEX_BATCH) {
             uint32_t n = MIN(VERTEX_BATCH, count - first);
@@ -786,7 +1063,7 @@ void sgx_draw(Sgx543State *s, unsigned prim, unsigned index_format,
                 }
             }
             if (!run_program(c, USSE_STAGE_VERTEX, c->vp->primary, c->vsa,
-                             &l, &run)) {
+                             &l, &run) || c->abort) {
                 usse_run_free(run);
                 return;
             }
@@ -800,21 +1077,7 @@ void sgx_draw(Sgx543State *s, unsigned prim, unsigned index_format,
         }
 
         /* primitive assembly */
-        ntri = prim == SGX_PRIM_TRIANGLES ? count / 3 : count - 2;
-        for (unsigned t = 0; t < ntri && !c->abort; t++) {
-            unsigned a, b, d;
-            if (prim == SGX_PRIM_TRIANGLES) {
-                a = 3 * t, b = 3 * t + 1, d = 3 * t + 2;
-            } else if (prim == SGX_PRIM_TRIANGLE_STRIP) {
-                /* odd triangles swap to keep the winding */
-                a = t + (t & 1), b = t + 1 - (t & 1), d = t + 2;
-            } else {
-                a = 0, b = t + 1, d = t + 2;
-            }
-            draw_triangle(c, vout + (size_t)a * vstride,
-                          vout + (size_t)b * vstride,
-                          vout + (size_t)d * vstride);
-        }
+        assemble(c, prim, vout, vstride, count);
         if (c->abort) {
             return;
         }
@@ -832,29 +1095,37 @@ void sgx_clear(Sgx543State *s, const float color[4], float depth,
     if (flags & SGX_CLEAR_COLOR) {
         unsigned bpp = sgx_color_bpp(s->color_format);
         uint8_t px[16];
-        uint8_t *p = sgx_dma_map(s, s->color_base,
-                                 ((uint64_t)s->color_stride * (s->height - 1)
-                                  + s->width) * bpp, true);
-        if (!p) {
-            return;
+        uint8_t *p = NULL;
+
+        if (!s->msaa) {
+            p = sgx_dma_map(s, s->color_base, sgx_color_bytes(s), true);
+            if (!p) {
+                return;
+            }
         }
         sgx_color_store(s->color_format, px, color);
         for (int j = y; j < y + h; j++) {
             for (int i = x; i < x + w; i++) {
-                memcpy(p + ((size_t)j * s->color_stride + i) * bpp, px, bpp);
+                if (!s->msaa) {
+                    memcpy(p + sgx_color_offset(s, i, j), px, bpp);
+                    continue;
+                }
+                for (unsigned k = 0; k < s->pattern->count; k++) {
+                    memcpy(sgx_sample_ptr(s, i, j, k), px, bpp);
+                }
             }
         }
     }
     if ((flags & (SGX_CLEAR_DEPTH | SGX_CLEAR_STENCIL))
         && s->depth_format != SGX_DEPTH_NONE) {
-        uint8_t *p = sgx_dma_map(s, s->depth_base,
-                                 ((uint64_t)s->depth_stride * (s->height - 1)
-                                  + s->width) * 4, true);
+        uint8_t *p = sgx_dma_map(s, s->depth_base, sgx_depth_bytes(s), true);
+
         if (!p) {
             return;
         }
-        for (int j = y; j < y + h; j++) {
-            for (int i = x; i < x + w; i++) {
+        /* the rectangle in the depth surface's sample grid */
+        for (int j = y * s->sy; j < (y + h) * (int)s->sy; j++) {
+            for (int i = x * s->sx; i < (x + w) * (int)s->sx; i++) {
                 uint8_t *q = p + ((size_t)j * s->depth_stride + i) * 4;
                 uint32_t v;
 
@@ -877,6 +1148,35 @@ void sgx_clear(Sgx543State *s, const float color[4], float depth,
                 v = GUINT32_TO_LE(v);
                 memcpy(q, &v, 4);
             }
+        }
+    }
+}
+
+/*
+ * MSAA resolve: each pixel the box-filtered average of its samples (in
+ * float, converted to the surface format).  UNVERIFIED: SGX's resolve
+ * filter (a box is what sceGxmColorSurfaceInit's MSAA downscale names).
+ */
+void sgx_resolve(Sgx543State *s, uint8_t *color)
+{
+    unsigned n = s->pattern->count;
+
+    for (uint32_t y = 0; y < s->height; y++) {
+        for (uint32_t x = 0; x < s->width; x++) {
+            float sum[4] = { 0, 0, 0, 0 }, v[4];
+
+            for (unsigned k = 0; k < n; k++) {
+                sgx_color_load(s->color_format, sgx_sample_ptr(s, x, y, k),
+                               v);
+                for (int c = 0; c < 4; c++) {
+                    sum[c] += v[c];
+                }
+            }
+            for (int c = 0; c < 4; c++) {
+                sum[c] /= n;
+            }
+            sgx_color_store(s->color_format,
+                            color + sgx_color_offset(s, x, y), sum);
         }
     }
 }

@@ -56,8 +56,27 @@ float sgx_triangle_area(const SgxScreenVert v[3])
            - (v[2].x - v[0].x) * (v[1].y - v[0].y);
 }
 
+static const SgxSamplePattern patterns[3] = {
+    { 1, { { 0, 0 } } },
+    { 2, { { 4, 4 }, { -4, -4 } } },
+    { 4, { { -2, -6 }, { 6, -2 }, { -6, 2 }, { 2, 6 } } },
+};
+
+const SgxSamplePattern *sgx_sample_pattern(unsigned mode)
+{
+    return mode < ARRAY_SIZE(patterns) ? &patterns[mode] : NULL;
+}
+
 uint64_t sgx_raster_triangle(const SgxScreenVert v[3], int x0, int y0,
                              int x1, int y1, SgxQuadFn fn, void *opaque)
+{
+    return sgx_raster_triangle_ms(v, x0, y0, x1, y1, &patterns[0], fn,
+                                  opaque);
+}
+
+uint64_t sgx_raster_triangle_ms(const SgxScreenVert v[3], int x0, int y0,
+                                int x1, int y1, const SgxSamplePattern *pat,
+                                SgxQuadFn fn, void *opaque)
 {
     FixVert f[3];
     int order[3] = { 0, 1, 2 };
@@ -91,11 +110,11 @@ uint64_t sgx_raster_triangle(const SgxScreenVert v[3], int x0, int y0,
     maxx = MAX(f[0].x, MAX(f[1].x, f[2].x));
     miny = MIN(f[0].y, MIN(f[1].y, f[2].y));
     maxy = MAX(f[0].y, MAX(f[1].y, f[2].y));
-    /* pixels whose centre (p + 0.5) may lie inside */
-    px0 = MAX((int64_t)x0, (minx - SUB / 2) >> SGX_SUBPIXEL_BITS);
-    px1 = MIN((int64_t)x1, ((maxx - SUB / 2) >> SGX_SUBPIXEL_BITS) + 1);
-    py0 = MAX((int64_t)y0, (miny - SUB / 2) >> SGX_SUBPIXEL_BITS);
-    py1 = MIN((int64_t)y1, ((maxy - SUB / 2) >> SGX_SUBPIXEL_BITS) + 1);
+    /* pixels with a sample (within half a pixel of the centre) inside */
+    px0 = MAX((int64_t)x0, (minx - SUB) >> SGX_SUBPIXEL_BITS);
+    px1 = MIN((int64_t)x1, (maxx >> SGX_SUBPIXEL_BITS) + 1);
+    py0 = MAX((int64_t)y0, (miny - SUB) >> SGX_SUBPIXEL_BITS);
+    py1 = MIN((int64_t)y1, (maxy >> SGX_SUBPIXEL_BITS) + 1);
     if (px0 >= px1 || py0 >= py1) {
         return 0;
     }
@@ -116,15 +135,29 @@ uint64_t sgx_raster_triangle(const SgxScreenVert v[3], int x0, int y0,
                     edge(&f[2], &f[0], cx, cy),
                     edge(&f[0], &f[1], cx, cy),
                 };
-                bool in = x >= x0 && x < x1 && y >= y0 && y < y1;
+                bool inside = x >= x0 && x < x1 && y >= y0 && y < y1;
 
                 for (int k = 0; k < 3; k++) {
-                    in = in && e[k] + bias[k] >= 0;
                     q.bary[i][order[k]] = (float)((double)e[k] / area);
                 }
-                if (in) {
+                for (unsigned sm = 0; inside && sm < pat->count; sm++) {
+                    int64_t sx = cx + pat->pos[sm][0];
+                    int64_t sy = cy + pat->pos[sm][1];
+                    bool in = true;
+
+                    for (int k = 0; k < 3 && in; k++) {
+                        int64_t ek = pat->count == 1 ? e[k]
+                                     : edge(&f[(k + 1) % 3],
+                                            &f[(k + 2) % 3], sx, sy);
+                        in = ek + bias[k] >= 0;
+                    }
+                    if (in) {
+                        q.samples[i] |= 1u << sm;
+                        covered++;
+                    }
+                }
+                if (q.samples[i]) {
                     q.mask |= 1u << i;
-                    covered++;
                 }
             }
             if (q.mask) {
@@ -267,6 +300,62 @@ void sgx_blend(const SgxBlendState *b, const float src[4],
     }
 }
 
+static uint32_t pow2ceil(uint32_t v)
+{
+    uint32_t p = 1;
+
+    while (p < v) {
+        p <<= 1;
+    }
+    return p;
+}
+
+static uint64_t spread_bits(uint32_t v)
+{
+    uint64_t x = v & 0xffff;
+
+    x = (x | x << 8) & 0x00ff00ffu;
+    x = (x | x << 4) & 0x0f0f0f0fu;
+    x = (x | x << 2) & 0x33333333u;
+    x = (x | x << 1) & 0x55555555u;
+    return x;
+}
+
+uint64_t sgx_surface_pixel(SgxSurfaceType type, uint32_t stride,
+                           uint32_t height, uint32_t x, uint32_t y)
+{
+    switch (type) {
+    case SGX_SURFACE_TILED:
+        return ((uint64_t)(x >> 5) + (uint64_t)(stride >> 5) * (y >> 5)) << 10
+               | (y & 31) << 5 | (x & 31);
+    case SGX_SURFACE_SWIZZLED: {
+        uint32_t sw = pow2ceil(stride), sh = pow2ceil(height);
+        uint32_t m = MIN(sw, sh), k = 0;
+
+        while ((1u << k) < m) {
+            k++;
+        }
+        return spread_bits(y & (m - 1)) | spread_bits(x & (m - 1)) << 1
+               | (uint64_t)((sw >= sh ? x : y) >> k) << (2 * k);
+    }
+    default:
+        return (uint64_t)y * stride + x;
+    }
+}
+
+uint64_t sgx_surface_size(SgxSurfaceType type, uint32_t stride,
+                          uint32_t width, uint32_t height, unsigned bpp)
+{
+    switch (type) {
+    case SGX_SURFACE_TILED:
+        return (uint64_t)stride * ((height + 31) & ~31u) * bpp;
+    case SGX_SURFACE_SWIZZLED:
+        return (uint64_t)pow2ceil(stride) * pow2ceil(height) * bpp;
+    default:
+        return ((uint64_t)stride * (height - 1) + width) * bpp;
+    }
+}
+
 static uint32_t unorm(float v, unsigned max)
 {
     if (!(v > 0.0f)) {
@@ -352,62 +441,5 @@ void sgx_color_store(SgxColorFormat f, uint8_t *p, const float rgba[4])
         break;
     default:
         break;
-    }
-}
-
-unsigned sgx_tex_bpp(SgxTexFormat f)
-{
-    switch (f) {
-    case SGX_TEX_U8U8U8U8_ABGR:
-        return 4;
-    case SGX_TEX_U5U6U5:
-        return 2;
-    case SGX_TEX_U8_R:
-        return 1;
-    case SGX_TEX_F32F32F32F32:
-        return 16;
-    default:
-        return 0;
-    }
-}
-
-void sgx_tex_texel(SgxTexFormat f, const uint8_t *p, float rgba[4])
-{
-    switch (f) {
-    case SGX_TEX_U8U8U8U8_ABGR:
-        sgx_color_load(SGX_COLOR_U8U8U8U8_ABGR, p, rgba);
-        break;
-    case SGX_TEX_U5U6U5:
-        sgx_color_load(SGX_COLOR_U5U6U5_BGR, p, rgba);
-        break;
-    case SGX_TEX_U8_R:
-        rgba[0] = rgba[1] = rgba[2] = p[0] / 255.0f;
-        rgba[3] = 1.0f;
-        break;
-    case SGX_TEX_F32F32F32F32:
-        memcpy(rgba, p, 16);
-        break;
-    default:
-        memset(rgba, 0, 4 * sizeof(float));
-        break;
-    }
-}
-
-int sgx_tex_wrap(SgxTexAddr mode, int i, int n)
-{
-    switch (mode) {
-    case SGX_TEX_CLAMP:
-        return i < 0 ? 0 : i >= n ? n - 1 : i;
-    case SGX_TEX_MIRROR: {
-        int p = i % (2 * n);
-        if (p < 0) {
-            p += 2 * n;
-        }
-        return p < n ? p : 2 * n - 1 - p;
-    }
-    default: {
-        int r = i % n;
-        return r < 0 ? r + n : r;
-    }
     }
 }

@@ -8,6 +8,7 @@
 
 #include "hw/sgx543/sgx543.h"
 #include "hw/sgx543/pipeline.h"
+#include "hw/sgx543/texture.h"
 #include "target/usse/exec.h"
 
 #define SGX_MAX_ATTRIBS     16
@@ -18,6 +19,8 @@
 #define SGX_MAX_JUMPS       64      /* per command, against JUMP loops */
 #define SGX_MAX_SURFACE     4096
 #define SGX_MAX_STRIDE      16384   /* pixels or texels */
+#define SGX_MAX_POINT_SIZE  1024.0f  /* pixels (UNVERIFIED) */
+#define SGX_MAX_LINE_WIDTH  64      /* SET_RASTER_STATE (UNVERIFIED) */
 #define SGX_SHADER_BUDGET   (1u << 20)  /* instance-insns per instance */
 
 typedef struct SgxProgram {
@@ -51,7 +54,8 @@ typedef struct SgxUniformBuf {
 
 typedef struct SgxTexUnit {
     bool valid;
-    uint32_t w[4];
+    uint32_t w[4];              /* SceGxmTexture control words */
+    SgxTexture tex;             /* decoded */
     uint32_t sa_reg;            /* SA copy of the words, or ~0 */
 } SgxTexUnit;
 
@@ -62,6 +66,7 @@ typedef struct SgxRaster {
     SgxCompare stencil_func;
     SgxStencilOp stencil_fail, depth_fail, depth_pass;
     uint8_t stencil_cmp_mask, stencil_write_mask, stencil_ref;
+    float point_width;          /* pixels: lines, and points without PSIZE */
 } SgxRaster;
 
 typedef struct SgxViewport {
@@ -70,10 +75,10 @@ typedef struct SgxViewport {
 } SgxViewport;
 
 struct Sgx543State {
-    SgxMemory mem;
-    SgxIrqFn irq;
-    void *irq_opaque;
-    bool irq_level;
+    DeviceState parent_obj;
+    DmaAddressSpace dma;        /* device memory (device-physical) */
+    MemoryRegion mmio;          /* BAR0 */
+    IRQLine irq;                /* MASTER_INTERRUPT */
     DisplayConsole *con;
 
     /* registers */
@@ -98,6 +103,16 @@ struct Sgx543State {
     /* scene state */
     bool in_scene;
     uint32_t color_base, color_stride, color_format, width, height;
+    SgxSurfaceType color_type;
+    /* multisampling: the samples live in the device (as in SGX's tile
+       buffer) and are resolved into the colour surface at END_SCENE */
+    unsigned msaa;              /* SceGxmMultisampleMode: 0, 1 2x, 2 4x */
+    const SgxSamplePattern *pattern;
+    unsigned sx, sy;            /* sample grid per pixel (depth surface) */
+    uint8_t *samples;           /* width x height x count, colour format */
+    size_t samples_size;
+    uint8_t *shadow;            /* the last frame, linear, for the console */
+    size_t shadow_size;
     uint32_t depth_base, depth_format, depth_stride;
     SgxProgram prog[2];
     SgxAttrib attribs[SGX_MAX_ATTRIBS];
@@ -131,12 +146,55 @@ void sgx_cmd_reset(Sgx543State *s);
 bool sgx_cmd_run(Sgx543State *s, uint32_t va, uint32_t end);
 void sgx_program_clear(SgxProgram *p);
 
+/* The colour surface: bytes it spans, a pixel's byte offset. */
+static inline uint64_t sgx_color_bytes(const Sgx543State *s)
+{
+    return sgx_surface_size(s->color_type, s->color_stride, s->width,
+                            s->height, sgx_color_bpp(s->color_format));
+}
+
+static inline size_t sgx_color_offset(const Sgx543State *s, unsigned x,
+                                      unsigned y)
+{
+    return sgx_surface_pixel(s->color_type, s->color_stride, s->height, x, y)
+           * sgx_color_bpp(s->color_format);
+}
+
+/* A sample of pixel (x, y) in the device's sample buffer (MSAA). */
+static inline uint8_t *sgx_sample_ptr(const Sgx543State *s, unsigned x,
+                                      unsigned y, unsigned sample)
+{
+    return s->samples + (((size_t)y * s->width + x) * s->pattern->count
+                         + sample) * sgx_color_bpp(s->color_format);
+}
+
+/* Depth/stencil element of sample @sample of pixel (x, y): with MSAA the
+   depth surface holds the sample grid (sx x sy a pixel). */
+static inline void sgx_depth_coord(const Sgx543State *s, unsigned x,
+                                   unsigned y, unsigned sample,
+                                   unsigned *dx, unsigned *dy)
+{
+    *dx = x * s->sx + sample % s->sx;
+    *dy = y * s->sy + sample / s->sx;
+}
+
+static inline uint64_t sgx_depth_bytes(const Sgx543State *s)
+{
+    return ((uint64_t)s->depth_stride * (s->height * s->sy - 1)
+            + s->width * s->sx) * 4;
+}
+/* transfer.c: the TRANSFER_* packets */
+void sgx_pkt_transfer_copy(Sgx543State *s, const uint32_t *p, unsigned n);
+void sgx_pkt_transfer_downscale(Sgx543State *s, const uint32_t *p,
+                                unsigned n);
+void sgx_pkt_transfer_fill(Sgx543State *s, const uint32_t *p, unsigned n);
+
 /* draw.c */
 void sgx_draw(Sgx543State *s, unsigned prim, unsigned index_format,
               uint32_t index_va, uint32_t count, uint32_t instances);
+/* MSAA: average the samples into the colour surface (mapped at @color) */
+void sgx_resolve(Sgx543State *s, uint8_t *color);
 void sgx_clear(Sgx543State *s, const float color[4], float depth,
                uint8_t stencil, unsigned flags, int x, int y, int w, int h);
-void sgx_sample_texture(Sgx543State *s, const uint32_t w[4],
-                        const float coord[2], float out[4]);
 
 #endif

@@ -3,8 +3,11 @@
  * front of device memory, and the kernel CCB (sgx543.md §3.3, §3.6,
  * §3.7(a)(b)).  The packet stream is cmd.c, the drawing draw.c.
  *
- * Work runs synchronously inside the EVENT_KICK write.  UNIFY: when
- * hw/core provides timers and a worker, kicks should queue instead.
+ * A hw/core device (DeviceState, DmaAddressSpace over a GuestRAM,
+ * IRQLine, a MemoryRegion for BAR0).  Work runs synchronously inside the
+ * EVENT_KICK write.  UNIFY: with a hw/core worker, kicks could queue; the
+ * TIMER register still counts accesses (a deterministic stand-in for a
+ * clock).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -22,12 +25,7 @@ static void sgx_update_irq(Sgx543State *s)
                   & ~SGX_EVENT_MASTER_INTERRUPT) != 0
                  || (s->event_status2 & s->event_enable2) != 0;
 
-    if (level != s->irq_level) {
-        s->irq_level = level;
-        if (s->irq) {
-            s->irq(s->irq_opaque, level);
-        }
-    }
+    irq_set_level(&s->irq, level);
 }
 
 void sgx_raise_event(Sgx543State *s, uint32_t bits)
@@ -70,17 +68,46 @@ void sgx_raise_error(Sgx543State *s, SgxErrCode code, const char *fmt, ...)
 
 /* ---- MMU and device memory ---- */
 
-static bool phys_ok(Sgx543State *s, uint64_t pa, uint64_t len)
+/*
+ * Device-physical memory through the DMA address space: a host pointer
+ * to [pa, pa + len) when one RAM block holds it all, else NULL.
+ */
+static uint8_t *phys_ptr(Sgx543State *s, uint64_t pa, uint64_t len)
 {
-    return pa <= s->mem.size && len <= s->mem.size - pa;
+    return s->dma.ram ? guest_ram_ptr(s->dma.ram, pa, len) : NULL;
 }
 
-static uint32_t phys_ld32(Sgx543State *s, uint64_t pa)
+/* Copy to/from device-physical memory; false if any byte is missing. */
+static bool phys_rw(Sgx543State *s, uint64_t pa, uint8_t *buf, uint32_t len,
+                    bool write)
 {
-    uint32_t v;
+    uint8_t *p = phys_ptr(s, pa, len);
 
-    memcpy(&v, s->mem.host + pa, 4);
-    return GUINT32_FROM_LE(v);
+    if (p) {
+        if (write) {
+            memcpy(p, buf, len);
+        } else {
+            memcpy(buf, p, len);
+        }
+        return true;
+    }
+    /* across blocks, or a hole (the address space logs those) */
+    if (!s->dma.ram) {
+        return false;
+    }
+    return write ? dma_write(&s->dma, pa, buf, len)
+                 : dma_read(&s->dma, pa, buf, len);
+}
+
+static bool phys_ld32(Sgx543State *s, uint64_t pa, uint32_t *v)
+{
+    uint8_t b[4];
+
+    if (!phys_rw(s, pa, b, 4, false)) {
+        return false;
+    }
+    *v = ldn_le_p(b, 4);
+    return true;
 }
 
 static void mmu_fault(Sgx543State *s, uint32_t va, const char *why)
@@ -102,11 +129,10 @@ static bool mmu_translate(Sgx543State *s, uint32_t va, bool write,
         return true;
     }
     pde_pa = (uint64_t)(s->dir_list_base0 & ~0xfffu) + (va >> 22) * 4;
-    if (!phys_ok(s, pde_pa, 4)) {
+    if (!phys_ld32(s, pde_pa, &pde)) {
         mmu_fault(s, va, "page directory outside memory");
         return false;
     }
-    pde = phys_ld32(s, pde_pa);
     if (!(pde & SGX_MMU_VALID)) {
         mmu_fault(s, va, "invalid PDE");
         return false;
@@ -116,11 +142,10 @@ static bool mmu_translate(Sgx543State *s, uint32_t va, bool write,
                       "sgx543: PDE page sizes other than 4K\n");
     }
     pte_pa = (uint64_t)(pde & ~0xfffu) + ((va >> 12) & 0x3ff) * 4;
-    if (!phys_ok(s, pte_pa, 4)) {
+    if (!phys_ld32(s, pte_pa, &pte)) {
         mmu_fault(s, va, "page table outside memory");
         return false;
     }
-    pte = phys_ld32(s, pte_pa);
     if (!(pte & SGX_MMU_VALID)) {
         mmu_fault(s, va, "invalid PTE");
         return false;
@@ -137,36 +162,34 @@ static bool mmu_translate(Sgx543State *s, uint32_t va, bool write,
 uint8_t *sgx_dma_map(Sgx543State *s, uint32_t va, uint64_t len, bool write)
 {
     uint64_t pa0, pa;
+    uint8_t *p;
 
     if (len > 0x100000000ull || va + len > 0x100000000ull) {
         mmu_fault(s, va, "range wraps the 4 GiB address space");
         return NULL;
     }
-    if ((s->bif_ctrl & SGX_BIF_CTRL_BYPASS_MASK) == SGX_BIF_CTRL_BYPASS_MASK) {
-        if (!phys_ok(s, va, len)) {
-            mmu_fault(s, va, "outside device memory");
-            return NULL;
-        }
-        return s->mem.host + va;
-    }
     if (!mmu_translate(s, va, write, &pa0)) {
         return NULL;
     }
-    /* every further page must follow on physically */
-    for (uint64_t off = 0x1000 - (va & 0xfff); off < len; off += 0x1000) {
-        if (!mmu_translate(s, va + off, write, &pa)) {
-            return NULL;
-        }
-        if (pa != pa0 + off) {
-            mmu_fault(s, va + off, "range not physically contiguous");
-            return NULL;
+    if ((s->bif_ctrl & SGX_BIF_CTRL_BYPASS_MASK)
+        != SGX_BIF_CTRL_BYPASS_MASK) {
+        /* every further page must follow on physically */
+        for (uint64_t off = 0x1000 - (va & 0xfff); off < len;
+             off += 0x1000) {
+            if (!mmu_translate(s, va + off, write, &pa)) {
+                return NULL;
+            }
+            if (pa != pa0 + off) {
+                mmu_fault(s, va + off, "range not physically contiguous");
+                return NULL;
+            }
         }
     }
-    if (!phys_ok(s, pa0, len)) {
-        mmu_fault(s, va, "outside device memory");
-        return NULL;
+    p = phys_ptr(s, pa0, len);
+    if (!p) {
+        mmu_fault(s, va, "outside device memory (or across RAM blocks)");
     }
-    return s->mem.host + pa0;
+    return p;
 }
 
 static bool dma_rw(Sgx543State *s, uint32_t va, void *buf, uint32_t len,
@@ -181,14 +204,9 @@ static bool dma_rw(Sgx543State *s, uint32_t va, void *buf, uint32_t len,
         if (!mmu_translate(s, va, write, &pa)) {
             return false;
         }
-        if (!phys_ok(s, pa, chunk)) {
+        if (!phys_rw(s, pa, p, chunk, write)) {
             mmu_fault(s, va, "outside device memory");
             return false;
-        }
-        if (write) {
-            memcpy(s->mem.host + pa, p, chunk);
-        } else {
-            memcpy(p, s->mem.host + pa, chunk);
         }
         p += chunk;
         va += chunk;
@@ -243,6 +261,9 @@ static bool ccb_execute(Sgx543State *s, const uint32_t *cmd)
     s->error = false;
     switch (cmd[0]) {
     case SGX_CMD_TA:
+    case SGX_CMD_TRANSFER:
+        /* a TRANSFER command is a packet stream too (its TRANSFER_*
+           packets), queued on the same ring */
         if ((uint64_t)cmd[2] + cmd[3] > 0x100000000ull) {
             s->cur_pkt = 0;
             sgx_raise_error(s, SGX_ERR_CCB,
@@ -257,10 +278,6 @@ static bool ccb_execute(Sgx543State *s, const uint32_t *cmd)
     case SGX_CMD_CLEANUP:
         sgx_program_clear(&s->prog[0]);
         sgx_program_clear(&s->prog[1]);
-        return true;
-    case SGX_CMD_TRANSFER:
-        gemu_log_once(LOG_UNIMP, "sgx543-ccb", SGX_CMD_TRANSFER,
-                      "sgx543: TRANSFER commands are not implemented\n");
         return true;
     default:
         s->cur_pkt = 0;
@@ -374,7 +391,7 @@ uint32_t sgx543_mmio_read(Sgx543State *s, uint32_t offset)
         break;
     case SGX_EVENT_STATUS:
         v = s->event_status & ~SGX_EVENT_MASTER_INTERRUPT;
-        if (s->irq_level) {
+        if (irq_get_level(&s->irq)) {
             v |= SGX_EVENT_MASTER_INTERRUPT;
         }
         break;
@@ -541,7 +558,7 @@ void sgx543_mmio_write(Sgx543State *s, uint32_t offset, uint32_t value)
 
 /* ---- life cycle ---- */
 
-void sgx543_reset(Sgx543State *s)
+static void sgx543_do_reset(Sgx543State *s)
 {
     sgx_cmd_reset(s);
     s->clkgatectl = 0;
@@ -559,32 +576,101 @@ void sgx543_reset(Sgx543State *s)
     sgx_update_irq(s);
 }
 
-Sgx543State *sgx543_new(const SgxMemory *mem)
+/* BAR0 through the memory API: 32-bit accesses (others split/widened) */
+static uint64_t sgx543_bar_read(void *opaque, hwaddr addr, unsigned size)
+{
+    return sgx543_mmio_read(opaque, addr);
+}
+
+static void sgx543_bar_write(void *opaque, hwaddr addr, uint64_t val,
+                             unsigned size)
+{
+    sgx543_mmio_write(opaque, addr, val);
+}
+
+static const MemoryRegionOps sgx543_bar_ops = {
+    .read = sgx543_bar_read,
+    .write = sgx543_bar_write,
+    .impl_min = 4,
+    .impl_max = 4,
+};
+
+static bool sgx543_realize(DeviceState *dev, GError **errp)
+{
+    Sgx543State *s = (Sgx543State *)dev;
+
+    memory_region_init_io(&s->mmio, "sgx543-bar0", SGX_MMIO_SIZE,
+                          &sgx543_bar_ops, s);
+    sgx543_do_reset(s);
+    return true;
+}
+
+static void sgx543_dev_reset(DeviceState *dev)
+{
+    sgx543_do_reset((Sgx543State *)dev);
+}
+
+static void sgx543_unrealize(DeviceState *dev)
+{
+    Sgx543State *s = (Sgx543State *)dev;
+
+    sgx_cmd_reset(s);
+    memory_region_destroy(&s->mmio);
+    g_clear_pointer(&s->shadow, g_free);
+    g_clear_pointer(&s->samples, g_free);
+    s->shadow_size = s->samples_size = 0;
+}
+
+static const DeviceOps sgx543_ops = {
+    .type_name = TYPE_SGX543,
+    .realize = sgx543_realize,
+    .reset = sgx543_dev_reset,
+    .unrealize = sgx543_unrealize,
+};
+
+Sgx543State *sgx543_new(GuestRAM *ram)
 {
     Sgx543State *s = g_new0(Sgx543State, 1);
 
-    s->mem = *mem;
-    sgx543_reset(s);
+    device_init(DEVICE(s), &sgx543_ops, "sgx543");
+    dma_as_init(&s->dma, "sgx543-dma", ram);
+    irq_line_init(&s->irq, NULL, NULL, 0);
+    /* realize has nothing that can fail */
+    device_realize(DEVICE(s), NULL);
     return s;
 }
 
 void sgx543_free(Sgx543State *s)
 {
     if (s) {
-        sgx_cmd_reset(s);
+        device_finalize(DEVICE(s));
         g_free(s);
     }
 }
 
-void sgx543_set_irq(Sgx543State *s, SgxIrqFn fn, void *opaque)
+void sgx543_reset(Sgx543State *s)
 {
-    s->irq = fn;
-    s->irq_opaque = opaque;
+    device_reset(DEVICE(s));
+}
+
+void sgx543_set_guest_ram(Sgx543State *s, GuestRAM *ram)
+{
+    s->dma.ram = ram;
+}
+
+MemoryRegion *sgx543_mmio_region(Sgx543State *s)
+{
+    return &s->mmio;
+}
+
+IRQLine *sgx543_irq_line(Sgx543State *s)
+{
+    return &s->irq;
 }
 
 bool sgx543_irq_level(const Sgx543State *s)
 {
-    return s->irq_level;
+    return irq_get_level(&s->irq);
 }
 
 void sgx543_set_console(Sgx543State *s, DisplayConsole *con)

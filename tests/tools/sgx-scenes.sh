@@ -54,6 +54,22 @@ else
     bad "-display png: $(cat "$tmp/disp.err")"
 fi
 
+# tiled (1) and swizzled (2) colour surfaces: END_SCENE shows the same
+# frame as the linear surface of vertex-colour.scene
+for type in 1 2; do
+    sed "s/\(BEGIN_SCENE 0x10000 64 0 64 64\) 0/\1 $type/" \
+        "$SRC_DIR/tests/scenes/vertex-colour.scene" > "$tmp/surface$type.scene"
+    if ! grep -q "64 64 $type\$" "$tmp/surface$type.scene"; then
+        bad "surface type $type: the scene was not rewritten"
+    elif "$gemu" -M sgx543 -scene "$tmp/surface$type.scene" \
+            -screendump "$tmp/surface$type.png" 2> "$tmp/surface.err" &&
+         cmp -s "$tmp/surface$type.png" "$images/sgx-vertex-colour.png"; then
+        ok
+    else
+        bad "surface type $type: not the linear frame $(cat "$tmp/surface.err")"
+    fi
+done
+
 # refuse SCENE-NAME MESSAGE: exit status 1 and MESSAGE on stderr
 refuse() {
     "$gemu" -M sgx543 -scene "$tmp/$1.scene" -screendump "$tmp/$1.png" \
@@ -116,6 +132,24 @@ refuse trap "SHADER_TRAP"
 sed 's/DRAW 0 0 0x3000 3/DRAW 0 0 0xfffff000 3/' "$tmp/trap.scene" \
     > "$tmp/fault.scene"
 refuse fault "MMU_FAULT"
+
+# texture words the device refuses (type 1), and ones the parser refuses
+cat > "$tmp/badtex.scene" <<EOF
+sgx-scene 1
+commands 0x4000
+    BEGIN_SCENE 0x10000 16 0 16 16 0
+    SET_TEXTURE 1 0 0 0x20000000 0x1000 0
+    END_SCENE
+end
+EOF
+refuse badtex "BAD_VALUE"
+printf 'sgx-scene 1\ncommands 0x4000\n    SET_TEXTURE 1 0 %s\nend\n' \
+    "tex:U8U8U8U8_ABGR:swizzled:6:8:0x1000" > "$tmp/texsize.scene"
+refuse texsize "line 3: texture 'U8U8U8U8_ABGR': swizzled and cube sizes"
+printf 'sgx-scene 1\ncommands 0x4000\n    SET_TEXTURE 1 0 %s\nend\n' \
+    "texctl:abgr8888:point:repeat:repeat size:4:4 0x1000 0" \
+    > "$tmp/texctl.scene"
+refuse texctl "gemu's old texture layout"
 
 # parser errors name the line
 printf 'sgx-scene 1\ncommands 0x4000\n    FROB 1\nend\n' > "$tmp/parse.scene"

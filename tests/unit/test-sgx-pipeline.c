@@ -298,23 +298,40 @@ START_TEST(formats)
     ck_assert(f[0] == 1.0f && f[1] == -2.0f && f[2] == 0.5f && f[3] == 0);
     ck_assert_uint_eq(sgx_color_bpp(SGX_COLOR_F32_R), 4);
     ck_assert_uint_eq(sgx_color_bpp(SGX_COLOR_NUM), 0);
-
-    p[0] = 0x80;
-    sgx_tex_texel(SGX_TEX_U8_R, p, f);
-    ck_assert(f[0] == 128 / 255.0f && f[2] == f[0] && f[3] == 1.0f);
 }
 END_TEST
 
-START_TEST(tex_wrap)
+static void sample_quad(void *opaque, const SgxQuad *q)
 {
-    ck_assert_int_eq(sgx_tex_wrap(SGX_TEX_REPEAT, -1, 4), 3);
-    ck_assert_int_eq(sgx_tex_wrap(SGX_TEX_REPEAT, 9, 4), 1);
-    ck_assert_int_eq(sgx_tex_wrap(SGX_TEX_MIRROR, 4, 4), 3);
-    ck_assert_int_eq(sgx_tex_wrap(SGX_TEX_MIRROR, 7, 4), 0);
-    ck_assert_int_eq(sgx_tex_wrap(SGX_TEX_MIRROR, 8, 4), 0);
-    ck_assert_int_eq(sgx_tex_wrap(SGX_TEX_MIRROR, -1, 4), 0);
-    ck_assert_int_eq(sgx_tex_wrap(SGX_TEX_CLAMP, -5, 4), 0);
-    ck_assert_int_eq(sgx_tex_wrap(SGX_TEX_CLAMP, 5, 4), 3);
+    uint8_t *m = opaque;
+
+    for (int i = 0; i < 4; i++) {
+        m[(q->y + (i >> 1)) * GRID + q->x + (i & 1)] = q->samples[i];
+    }
+}
+
+/* Coverage per sample: a vertical edge at x = 4.5 splits pixel 4's
+   samples by their x offsets (4x: -2, 6, -6, 2 sixteenths; 2x: 4, -4). */
+START_TEST(multisample_coverage)
+{
+    const SgxScreenVert v[3] = {
+        { 4.5f, -100, 0, 1 }, { 4.5f, 100, 0, 1 }, { -1000, 0, 0, 1 },
+    };
+    static uint8_t m[GRID * GRID];
+
+    ck_assert(sgx_sample_pattern(3) == NULL);
+    ck_assert_uint_eq(sgx_sample_pattern(2)->count, 4);
+    memset(m, 0, sizeof(m));
+    sgx_raster_triangle_ms(v, 0, 0, GRID, GRID, sgx_sample_pattern(2),
+                           sample_quad, m);
+    ck_assert_uint_eq(m[15 * GRID + 4], 0x5);       /* samples 0 and 2 */
+    ck_assert_uint_eq(m[15 * GRID + 3], 0xf);
+    ck_assert_uint_eq(m[15 * GRID + 5], 0);
+    memset(m, 0, sizeof(m));
+    sgx_raster_triangle_ms(v, 0, 0, GRID, GRID, sgx_sample_pattern(1),
+                           sample_quad, m);
+    ck_assert_uint_eq(m[15 * GRID + 4], 0x2);       /* the (-4, -4) one */
+    ck_assert_uint_eq(m[15 * GRID + 3], 0x3);
 }
 END_TEST
 
@@ -332,7 +349,7 @@ Suite *sgx_pipeline_suite(void)
     tcase_add_test(tc, stencil_ops);
     tcase_add_test(tc, blending);
     tcase_add_test(tc, formats);
-    tcase_add_test(tc, tex_wrap);
+    tcase_add_test(tc, multisample_coverage);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -30,6 +30,9 @@ typedef enum SgxPacket {
     SGX_PKT_SET_RASTER_STATE = 0x17,
     SGX_PKT_SET_VIEWPORT = 0x18,
     SGX_PKT_DRAW = 0x20,
+    SGX_PKT_TRANSFER_COPY = 0x21,
+    SGX_PKT_TRANSFER_DOWNSCALE = 0x22,
+    SGX_PKT_TRANSFER_FILL = 0x23,
     SGX_PKT_FENCE = 0x30,
     SGX_PKT_WAIT = 0x31,
     SGX_PKT_JUMP = 0x3E,
@@ -48,6 +51,21 @@ typedef enum SgxColorFormat {
     SGX_COLOR_F32_R = 3,
     SGX_COLOR_NUM
 } SgxColorFormat;
+
+/* Colour surface layouts (BEGIN_SCENE): SceGxmColorSurfaceType >> 26 */
+typedef enum SgxSurfaceType {
+    SGX_SURFACE_LINEAR = 0,
+    SGX_SURFACE_TILED = 1,          /* 32x32-pixel tiles */
+    SGX_SURFACE_SWIZZLED = 2,       /* Morton order */
+    SGX_SURFACE_NUM
+} SgxSurfaceType;
+
+/* TRANSFER_*: SceGxmTransferFormat | SceGxmTransferType in one dword */
+#define SGX_XFER_FORMAT(f)      ((uint32_t)(f) << 16)   /* 0 U8_R .. */
+#define SGX_XFER_U8U8U8U8_ABGR  SGX_XFER_FORMAT(6)
+#define SGX_XFER_U5U6U5_BGR     SGX_XFER_FORMAT(3)
+#define SGX_XFER_TILED          0x00400000u
+#define SGX_XFER_SWIZZLED       0x00800000u
 
 /* Depth/stencil formats (gemu numbering) */
 typedef enum SgxDepthFormat {
@@ -88,6 +106,7 @@ typedef enum SgxRegFormat {
 /* Fragment program flags (SET_PROGRAM* dw6 [31:16]) */
 #define SGX_PROG_DISCARD    (1u << 0)   /* KILL/depth replace: late depth */
 #define SGX_PROG_OUT_O      (1u << 1)   /* output in o-bank, else pa */
+#define SGX_PROG_PSIZE      (1u << 2)   /* vertex: last output = point size */
 
 /* SceGxmPrimitiveType order */
 typedef enum SgxPrimitive {
@@ -97,6 +116,7 @@ typedef enum SgxPrimitive {
     SGX_PRIM_TRIANGLE_STRIP = 3,
     SGX_PRIM_TRIANGLE_FAN = 4,
     SGX_PRIM_TRIANGLE_EDGES = 5,
+    SGX_PRIM_LINE_STRIP = 6,        /* gemu's: no SceGxm value */
 } SgxPrimitive;
 
 /* SceGxmAttributeFormat order */
@@ -140,24 +160,7 @@ typedef enum SgxBlendFactor {
     SGX_BF_SRC_ALPHA_SATURATE, SGX_BF_DST_ALPHA_SATURATE,
 } SgxBlendFactor;
 
-/* Texture control words (SET_TEXTURE; gemu's layout, not SceGxmTexture) */
-#define SGX_TEX_FORMAT(w0)      ((w0) & 0xff)       /* SgxTexFormat */
-#define SGX_TEX_LINEAR(w0)      (((w0) >> 8) & 1)   /* bilinear filter */
-#define SGX_TEX_ADDR_U(w0)      (((w0) >> 12) & 3)  /* SgxTexAddr */
-#define SGX_TEX_ADDR_V(w0)      (((w0) >> 14) & 3)
-/* w1: width [15:0], height [31:16]; w2: base; w3: stride in texels */
-
-typedef enum SgxTexFormat {
-    SGX_TEX_U8U8U8U8_ABGR = 0,      /* bytes R, G, B, A */
-    SGX_TEX_U5U6U5 = 1,
-    SGX_TEX_U8_R = 2,               /* luminance: (l, l, l, 1) */
-    SGX_TEX_F32F32F32F32 = 3,
-    SGX_TEX_NUM
-} SgxTexFormat;
-
-typedef enum SgxTexAddr {
-    SGX_TEX_REPEAT = 0, SGX_TEX_MIRROR = 1, SGX_TEX_CLAMP = 2,
-} SgxTexAddr;
+/* Texture control words (SET_TEXTURE): SceGxmTexture, hw/sgx543/texture.h */
 
 /* Error codes in EMU_ERR_CODE */
 typedef enum SgxErrCode {

@@ -22,15 +22,30 @@ typedef struct SgxScreenVert {
 
 /*
  * One 2x2 quad touched by a triangle: its upper-left pixel (x, y), the
- * coverage mask (bit i = instance i: UL, UR, LL, LR) and, per instance,
- * the screen-space barycentric weights of vertices 0, 1, 2 at the pixel
+ * coverage mask (bit i = instance i: UL, UR, LL, LR: a pixel with any
+ * sample covered), per pixel the covered samples, and per instance the
+ * screen-space barycentric weights of vertices 0, 1, 2 at the pixel
  * centre (extrapolated outside the triangle).
  */
 typedef struct SgxQuad {
     int x, y;
     unsigned mask;
+    uint8_t samples[4];
     float bary[4][3];
 } SgxQuad;
+
+/*
+ * Sample positions, in 1/16 pixel from the pixel centre.  UNVERIFIED:
+ * SGX's patterns; gemu uses D3D's standard ones (2x: (4, 4), (-4, -4);
+ * 4x: (-2, -6), (6, -2), (-6, 2), (2, 6)).
+ */
+typedef struct SgxSamplePattern {
+    unsigned count;
+    int8_t pos[4][2];
+} SgxSamplePattern;
+
+/* SceGxmMultisampleMode: 0 none (the centre), 1 2x, 2 4x; NULL if not. */
+const SgxSamplePattern *sgx_sample_pattern(unsigned mode);
 
 typedef void (*SgxQuadFn)(void *opaque, const SgxQuad *q);
 
@@ -42,6 +57,11 @@ typedef void (*SgxQuadFn)(void *opaque, const SgxQuad *q);
  */
 uint64_t sgx_raster_triangle(const SgxScreenVert v[3], int x0, int y0,
                              int x1, int y1, SgxQuadFn fn, void *opaque);
+/* The same, coverage at the samples of @pat (the top-left rule at each);
+   returns the number of covered samples. */
+uint64_t sgx_raster_triangle_ms(const SgxScreenVert v[3], int x0, int y0,
+                                int x1, int y1, const SgxSamplePattern *pat,
+                                SgxQuadFn fn, void *opaque);
 
 /* Signed area * 2 in screen space; > 0 = clockwise on screen (y down). */
 float sgx_triangle_area(const SgxScreenVert v[3]);
@@ -61,15 +81,30 @@ typedef struct SgxBlendState {
 void sgx_blend(const SgxBlendState *b, const float src[4],
                const float dst[4], float out[4]);
 
+/*
+ * Pixel (x, y) of a surface of @stride pixels a row and @height rows in
+ * layout @type, as a pixel index from the base: linear y * stride + x;
+ * tiled: 32x32 tiles in rows of stride / 32 (the stride a multiple of
+ * 32); swizzled: Morton order (y in bit 0) in squares of the smaller of
+ * the power-of-two sizes, as swizzled textures.  Bytes the surface
+ * spans: sgx_surface_size.
+ */
+uint64_t sgx_surface_pixel(SgxSurfaceType type, uint32_t stride,
+                           uint32_t height, uint32_t x, uint32_t y);
+uint64_t sgx_surface_size(SgxSurfaceType type, uint32_t stride,
+                          uint32_t width, uint32_t height, unsigned bpp);
+
+/*
+ * Transfer-unit RGB pixels (SceGxmTransferFormat >> 16) <-> U8U8U8U8
+ * (R, G, B, A): narrower fields expanded by repeating their high bits,
+ * packing keeps the high bits; missing channels read G = B = 0, A = 255.
+ */
+void sgx_xfer_unpack(unsigned fmt, uint64_t raw, uint8_t rgba[4]);
+uint64_t sgx_xfer_pack(unsigned fmt, const uint8_t rgba[4]);
+
 /* Colour surface pixels <-> floats (RGBA); bytes per pixel. */
 unsigned sgx_color_bpp(SgxColorFormat f);
 void sgx_color_load(SgxColorFormat f, const uint8_t *p, float rgba[4]);
 void sgx_color_store(SgxColorFormat f, uint8_t *p, const float rgba[4]);
-
-/* Texel fetch from a texture's bytes (@fmt), as RGBA floats. */
-unsigned sgx_tex_bpp(SgxTexFormat f);
-void sgx_tex_texel(SgxTexFormat f, const uint8_t *p, float rgba[4]);
-/* Wrap texel coordinate @i into [0, n) per the addressing mode. */
-int sgx_tex_wrap(SgxTexAddr mode, int i, int n);
 
 #endif

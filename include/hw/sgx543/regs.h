@@ -70,8 +70,12 @@
 #define SGX_MMU_WRITEONLY           (1u << 1)
 #define SGX_MMU_READONLY            (1u << 2)
 
-/* EMU_CAPS: bits 0..3 colour formats, [23:16] max surface size / 256 */
-#define SGX_EMU_CAPS_VALUE          0x0010000fu
+/*
+ * EMU_CAPS: bits 0..3 colour formats, 4 tiled and swizzled surfaces,
+ * 5 MSAA 2x/4x, 6 TRANSFER_* packets, 7 lines and points, 8 SceGxmTexture
+ * words (mips, all layouts); [23:16] max surface size / 256
+ */
+#define SGX_EMU_CAPS_VALUE          0x001001ffu
 
 /* The kernel CCB: 256 slots of 32 bytes (SGXMKIF_COMMAND) */
 #define SGX_CCB_SLOTS               256

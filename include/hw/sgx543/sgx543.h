@@ -3,13 +3,10 @@
  * events and kernel CCB in front of a GXM-level command processor that
  * draws with the USSE interpreter.  See docs/devel/sgx543.md.
  *
- * Device memory is a host buffer the embedder owns (SgxMemory); the
- * device reaches it through its MMU (BIF_DIR_LIST_BASE0) or, after
- * reset, flat (BIF_CTRL bypass bits set).
- *
- * UNIFY: a minimal stand-in for hw/core's memory regions, IRQ lines and
- * clocks, which are being written at the same time; sgx543 moves onto
- * them once they land.
+ * A hw/core device: device memory is a GuestRAM reached through the
+ * device's DmaAddressSpace (device-physical addresses), behind its MMU
+ * (BIF_DIR_LIST_BASE0) or, after reset, flat (BIF_CTRL bypass bits
+ * set); the interrupt is an IRQLine; BAR0 is a MemoryRegion.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -17,35 +14,43 @@
 #define HW_SGX543_SGX543_H
 
 #include "gemu/osdep.h"
+#include "hw/core/device.h"
+#include "hw/core/dma.h"
+#include "hw/core/irq.h"
+#include "hw/core/memory.h"
 #include "hw/sgx543/regs.h"
 #include "hw/sgx543/packets.h"
 #include "ui/console.h"
 
+#define TYPE_SGX543 "sgx543"
+
 typedef struct Sgx543State Sgx543State;
 
-/* Device memory: @size bytes of host memory at @host (not owned). */
-typedef struct SgxMemory {
-    uint8_t *host;
-    uint64_t size;
-} SgxMemory;
-
-/* Interrupt line: called when MASTER_INTERRUPT changes. */
-typedef void (*SgxIrqFn)(void *opaque, bool level);
-
-Sgx543State *sgx543_new(const SgxMemory *mem);
+/*
+ * Create and realize a device whose memory is @ram (device-physical
+ * addresses; not owned, it must outlive the device; NULL: none yet, see
+ * sgx543_set_guest_ram).
+ */
+Sgx543State *sgx543_new(GuestRAM *ram);
 void sgx543_free(Sgx543State *s);
 void sgx543_reset(Sgx543State *s);
+void sgx543_set_guest_ram(Sgx543State *s, GuestRAM *ram);
 
-/* MMIO (BAR0, 64 KiB): 32-bit accesses at 4-byte aligned offsets. */
+/* BAR0 (64 KiB): 32-bit registers; narrower and wider accesses are
+   split or widened by the memory API. */
+MemoryRegion *sgx543_mmio_region(Sgx543State *s);
+/* The same registers by offset (tests, tools): 4-byte aligned. */
 uint32_t sgx543_mmio_read(Sgx543State *s, uint32_t offset);
 void sgx543_mmio_write(Sgx543State *s, uint32_t offset, uint32_t value);
 
-void sgx543_set_irq(Sgx543State *s, SgxIrqFn fn, void *opaque);
+/* The interrupt line (MASTER_INTERRUPT): connect a notifier to it. */
+IRQLine *sgx543_irq_line(Sgx543State *s);
 bool sgx543_irq_level(const Sgx543State *s);
 
 /*
  * The console END_SCENE presents the colour surface on (NULL: none).
- * The surface's data points into device memory.
+ * The console shows a copy of the frame the device keeps (never a
+ * pointer into device memory).
  */
 void sgx543_set_console(Sgx543State *s, DisplayConsole *con);
 
