@@ -7,6 +7,7 @@
  */
 #include "gemu/osdep.h"
 #include "hw/sgx543/pipeline.h"
+#include "hw/sgx543/texture.h"
 #include "target/usse/exec.h"
 
 #include <math.h>
@@ -300,44 +301,14 @@ void sgx_blend(const SgxBlendState *b, const float src[4],
     }
 }
 
-static uint32_t pow2ceil(uint32_t v)
-{
-    uint32_t p = 1;
-
-    while (p < v) {
-        p <<= 1;
-    }
-    return p;
-}
-
-static uint64_t spread_bits(uint32_t v)
-{
-    uint64_t x = v & 0xffff;
-
-    x = (x | x << 8) & 0x00ff00ffu;
-    x = (x | x << 4) & 0x0f0f0f0fu;
-    x = (x | x << 2) & 0x33333333u;
-    x = (x | x << 1) & 0x55555555u;
-    return x;
-}
-
 uint64_t sgx_surface_pixel(SgxSurfaceType type, uint32_t stride,
                            uint32_t height, uint32_t x, uint32_t y)
 {
     switch (type) {
     case SGX_SURFACE_TILED:
-        return ((uint64_t)(x >> 5) + (uint64_t)(stride >> 5) * (y >> 5)) << 10
-               | (y & 31) << 5 | (x & 31);
-    case SGX_SURFACE_SWIZZLED: {
-        uint32_t sw = pow2ceil(stride), sh = pow2ceil(height);
-        uint32_t m = MIN(sw, sh), k = 0;
-
-        while ((1u << k) < m) {
-            k++;
-        }
-        return spread_bits(y & (m - 1)) | spread_bits(x & (m - 1)) << 1
-               | (uint64_t)((sw >= sh ? x : y) >> k) << (2 * k);
-    }
+        return sgx_tiled_index(x, y, stride >> 5);
+    case SGX_SURFACE_SWIZZLED:
+        return sgx_swizzled_index(x, y, stride, height);
     default:
         return (uint64_t)y * stride + x;
     }
@@ -350,7 +321,7 @@ uint64_t sgx_surface_size(SgxSurfaceType type, uint32_t stride,
     case SGX_SURFACE_TILED:
         return (uint64_t)stride * ((height + 31) & ~31u) * bpp;
     case SGX_SURFACE_SWIZZLED:
-        return (uint64_t)pow2ceil(stride) * pow2ceil(height) * bpp;
+        return (uint64_t)sgx_pow2ceil(stride) * sgx_pow2ceil(height) * bpp;
     default:
         return ((uint64_t)stride * (height - 1) + width) * bpp;
     }

@@ -166,9 +166,9 @@ static const int8_t *swizzle_map(unsigned comps, unsigned swz)
     }
 }
 
-static unsigned pow2ceil(unsigned v)
+uint32_t sgx_pow2ceil(uint32_t v)
 {
-    unsigned p = 1;
+    uint32_t p = 1;
 
     while (p < v) {
         p <<= 1;
@@ -297,8 +297,8 @@ bool sgx_tex_decode(const uint32_t w[4], SgxTexture *t, const char **why)
     maxlev = bit_width(MIN(t->width, t->height));
     t->levels = field == 15 ? 1 : MIN(field + 1, maxlev);
     packed = t->type == SGX_TEXTYPE_LINEAR && field == 15;
-    lw0 = packed ? t->width : pow2ceil(t->width);
-    lh0 = packed ? t->height : pow2ceil(t->height);
+    lw0 = packed ? t->width : sgx_pow2ceil(t->width);
+    lh0 = packed ? t->height : sgx_pow2ceil(t->height);
     if (t->type == SGX_TEXTYPE_LINEAR) {
         aw = 8;
     } else if (t->type == SGX_TEXTYPE_TILED) {
@@ -347,6 +347,22 @@ static uint64_t spread_bits(uint32_t v)
     return x;
 }
 
+uint64_t sgx_tiled_index(uint32_t x, uint32_t y, uint32_t tiles_w)
+{
+    return ((uint64_t)(x >> 5) + (uint64_t)tiles_w * (y >> 5)) << 10
+           | (y & 31) << 5 | (x & 31);
+}
+
+uint64_t sgx_swizzled_index(uint32_t x, uint32_t y, uint32_t w, uint32_t h)
+{
+    /* Morton order in squares of the smaller side */
+    unsigned sw = sgx_pow2ceil(w), sh = sgx_pow2ceil(h);
+    unsigned m = MIN(sw, sh), k = bit_width(m) - 1;
+
+    return spread_bits(y & (m - 1)) | spread_bits(x & (m - 1)) << 1
+           | (uint64_t)((sw >= sh ? x : y) >> k) << (2 * k);
+}
+
 uint64_t sgx_tex_texel_bit(const SgxTexture *t, unsigned face,
                            unsigned level, unsigned x, unsigned y)
 {
@@ -361,21 +377,12 @@ uint64_t sgx_tex_texel_bit(const SgxTexture *t, unsigned face,
     case SGX_TEXTYPE_LINEAR:
         idx = (uint64_t)y * align_up(lw, 8) + x;
         break;
-    case SGX_TEXTYPE_TILED: {
-        uint64_t tiles_w = align_up(lw, 32) / 32;
-        idx = ((x >> 5) + tiles_w * (y >> 5)) << 10
-              | (y & 31) << 5 | (x & 31);
+    case SGX_TEXTYPE_TILED:
+        idx = sgx_tiled_index(x, y, align_up(lw, 32) / 32);
         break;
-    }
-    default: {
-        /* Morton order in squares of the smaller side */
-        unsigned sw = pow2ceil(lw), sh = pow2ceil(lh);
-        unsigned m = MIN(sw, sh), k = bit_width(m) - 1;
-
-        idx = spread_bits(y & (m - 1)) | spread_bits(x & (m - 1)) << 1
-              | (uint64_t)((sw >= sh ? x : y) >> k) << (2 * k);
+    default:
+        idx = sgx_swizzled_index(x, y, lw, lh);
         break;
-    }
     }
     return base + idx * t->bpp;
 }

@@ -49,6 +49,36 @@ static bool put(AsmState *st, const UsseBits *b, uint32_t v)
     return true;
 }
 
+/*
+ * Write bank @code_bank (through the operand's bank select and extension
+ * bit, whichever combination names it) and register field @num into *w;
+ * false if the operand cannot name that bank.
+ */
+static bool put_bank(const UsseOpndDesc *d, unsigned code_bank,
+                     unsigned num, uint64_t *w)
+{
+    for (unsigned ext = 0; ext < 2; ext++) {
+        if (ext && d->ext < 0) {
+            break;
+        }
+        unsigned nsel = d->bank.n ? 1u << usse_bits_width(&d->bank) : 1;
+        for (unsigned sel = 0; sel < nsel; sel++) {
+            if (usse_bank_map[d->cls][ext][sel] != code_bank) {
+                continue;
+            }
+            if (d->bank.n) {
+                *w = usse_bits_put(&d->bank, *w, sel);
+            }
+            if (d->ext >= 0) {
+                *w = usse_bits_put(&(UsseBits)B1(d->ext, 1), *w, ext);
+            }
+            *w = usse_bits_put(&d->num, *w, num);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* An indexed operand "pa[idx1+3]" (bank layout UNVERIFIED, decode.c). */
 static bool asm_indexed(const UsseOpndDesc *d, const char *tok, uint64_t *w,
                         const char **why)
@@ -87,25 +117,9 @@ static bool asm_indexed(const UsseOpndDesc *d, const char *tok, uint64_t *w,
         *why = "index offset out of range";
         return false;
     }
-    /* the bank select of the indexed bank */
-    for (unsigned ext = 0; ext < 2; ext++) {
-        if (ext && d->ext < 0) {
-            break;
-        }
-        unsigned nsel = d->bank.n ? 1u << usse_bits_width(&d->bank) : 1;
-        for (unsigned sel = 0; sel < nsel; sel++) {
-            if (usse_bank_map[d->cls][ext][sel] ==
-                (idx ? USSE_BANK_INDEXED2 : USSE_BANK_INDEXED1)) {
-                if (d->bank.n) {
-                    *w = usse_bits_put(&d->bank, *w, sel);
-                }
-                if (d->ext >= 0) {
-                    *w = usse_bits_put(&(UsseBits)B1(d->ext, 1), *w, ext);
-                }
-                *w = usse_bits_put(&d->num, *w, ib << (wd - 2) | off);
-                return true;
-            }
-        }
+    if (put_bank(d, idx ? USSE_BANK_INDEXED2 : USSE_BANK_INDEXED1,
+                 ib << (wd - 2) | off, w)) {
+        return true;
     }
     *why = "indexed bank not allowed for this operand";
     return false;
@@ -205,25 +219,8 @@ bool usse_asm_opnd(const UsseOpndDesc *d, const char *tok, uint64_t *w,
         *why = "register number out of range";
         return false;
     }
-    /* the bank select and extension */
-    for (unsigned ext = 0; ext < 2; ext++) {
-        if (ext && d->ext < 0) {
-            break;
-        }
-        unsigned nsel = d->bank.n ? 1u << usse_bits_width(&d->bank) : 1;
-        for (unsigned sel = 0; sel < nsel; sel++) {
-            if (usse_bank_map[d->cls][ext][sel] == code_bank) {
-                if (d->bank.n) {
-                    *w = usse_bits_put(&d->bank, *w, sel);
-                }
-                if (d->ext >= 0) {
-                    *w = usse_bits_put(&(UsseBits)B1(d->ext, 1), *w,
-                                          ext);
-                }
-                *w = usse_bits_put(&d->num, *w, n);
-                return true;
-            }
-        }
+    if (put_bank(d, code_bank, n, w)) {
+        return true;
     }
     *why = "bank not allowed for this operand";
     return false;

@@ -85,4 +85,17 @@ static inline void wr32(hwaddr reg, uint32_t val)
     pci_mmio_write(rig.pci, BAR0_GPA + reg, val, 4);
 }
 
+/* nv50_instobj_wr32_slow: PRAMIN window at (addr & ~0xfffff) >> 16 */
+static inline void inst_wr32(uint64_t addr, uint32_t val)
+{
+    wr32(NV_PBUS_HOST_MEM_PMEM, (addr & ~0xfffffull) >> 16);
+    wr32(NV_PMEM_BASE + (addr & 0xfffff), val);
+}
+
+static inline uint32_t inst_rd32(uint64_t addr)
+{
+    wr32(NV_PBUS_HOST_MEM_PMEM, (addr & ~0xfffffull) >> 16);
+    return rd32(NV_PMEM_BASE + (addr & 0xfffff));
+}
+
 #endif

@@ -41,19 +41,6 @@ static void mask32(hwaddr reg, uint32_t mask, uint32_t val)
     wr32(reg, (rd32(reg) & ~mask) | val);
 }
 
-/* nv50_instobj_wr32_slow: PRAMIN window at (addr & ~0xfffff) >> 16 */
-static void inst_wr32(uint64_t addr, uint32_t val)
-{
-    wr32(NV_PBUS_HOST_MEM_PMEM, (addr & ~0xfffffull) >> 16);
-    wr32(NV_PMEM_BASE + (addr & 0xfffff), val);
-}
-
-static uint32_t inst_rd32(uint64_t addr)
-{
-    wr32(NV_PBUS_HOST_MEM_PMEM, (addr & ~0xfffffull) >> 16);
-    return rd32(NV_PMEM_BASE + (addr & 0xfffff));
-}
-
 static void rig_setup(void)
 {
     rig_init(LOG_GUEST_ERROR);

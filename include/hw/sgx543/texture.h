@@ -133,6 +133,17 @@ bool sgx_tex_decode(const uint32_t w[4], SgxTexture *t, const char **why);
 unsigned sgx_tex_level_width(const SgxTexture *t, unsigned level);
 unsigned sgx_tex_level_height(const SgxTexture *t, unsigned level);
 
+/*
+ * Index of texel/pixel (x, y) in the tiled layout (32x32 tiles, @tiles_w
+ * a row, each tile row-major) and in the swizzled one (Morton order, y in
+ * the even bits, in squares of the smaller power-of-two side of w x h).
+ * Textures and colour surfaces share them.
+ */
+uint64_t sgx_tiled_index(uint32_t x, uint32_t y, uint32_t tiles_w);
+/* The smallest power of two >= @v (1 for 0). */
+uint32_t sgx_pow2ceil(uint32_t v);
+uint64_t sgx_swizzled_index(uint32_t x, uint32_t y, uint32_t w, uint32_t h);
+
 /* Bit offset from t->data of texel (x, y) of @level of cube @face. */
 uint64_t sgx_tex_texel_bit(const SgxTexture *t, unsigned face,
                            unsigned level, unsigned x, unsigned y);
