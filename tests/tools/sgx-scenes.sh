@@ -151,6 +151,25 @@ printf 'sgx-scene 1\ncommands 0x4000\n    SET_TEXTURE 1 0 %s\nend\n' \
     > "$tmp/texctl.scene"
 refuse texctl "gemu's old texture layout"
 
+# block-compressed textures: tiled UBC1 words are refused; a UBC3
+# texture running past the end of memory faults the draw
+cat > "$tmp/bctiled.scene" <<EOF
+sgx-scene 1
+commands 0x4000
+    BEGIN_SCENE 0x10000 16 0 16 16 0
+    SET_TEXTURE 1 0 0x83fe0000 0x85003003 0x1000 0
+    END_SCENE
+end
+EOF
+refuse bctiled "BAD_VALUE"
+sed 's/UBC3_ABGR:swizzled:8:8:0x12000/UBC3_ABGR:swizzled:64:64:0xffc00/' \
+    "$SRC_DIR/tests/scenes/texture-formats.scene" > "$tmp/bcfault.scene"
+if grep -q 'UBC3_ABGR:swizzled:64:64:0xffc00' "$tmp/bcfault.scene"; then
+    refuse bcfault "MMU_FAULT"
+else
+    bad "bcfault: the scene was not rewritten"
+fi
+
 # parser errors name the line
 printf 'sgx-scene 1\ncommands 0x4000\n    FROB 1\nend\n' > "$tmp/parse.scene"
 refuse parse "line 3: unknown packet 'FROB'"

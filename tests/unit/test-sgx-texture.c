@@ -66,7 +66,24 @@ START_TEST(format_names)
     ck_assert(!sgx_tex_format_parse("U1U5U5U5_RGBA", &f));
     ck_assert(!sgx_tex_format_parse("U8U8U8U8", &f));
     ck_assert(!sgx_tex_format_parse("U8U8_RGBA", &f));
-    ck_assert(!sgx_tex_format_parse("UBC1_ABGR", &f));
+    ck_assert(!sgx_tex_format_parse("PVRTII4BPP_ABGR", &f));
+    ck_assert(sgx_tex_format_parse("PVRT4BPP_1BGR", &f));
+    ck_assert_uint_eq(f, 0x81004000);
+    ck_assert(sgx_tex_format_parse("PVRT2BPP_ABGR", &f));
+    ck_assert_uint_eq(f, 0x80000000);
+    /* block-compressed and packed-float names */
+    ck_assert(sgx_tex_format_parse("UBC1_ABGR", &f));
+    ck_assert_uint_eq(f, 0x85000000);
+    ck_assert(sgx_tex_format_parse("ubc3_abgr", &f));
+    ck_assert_uint_eq(f, 0x87000000);
+    ck_assert(!sgx_tex_format_parse("UBC2_ARGB", &f));
+    ck_assert(sgx_tex_format_parse("F10F11F11_BGR", &f));
+    ck_assert_uint_eq(f, 0x1a000000);
+    ck_assert(sgx_tex_format_parse("F11F11F10_RGB", &f));
+    ck_assert_uint_eq(f, 0x1a001000);
+    ck_assert(!sgx_tex_format_parse("F11F11F10_BGR", &f));
+    ck_assert(sgx_tex_format_parse("SE5M9M9M9_RGB", &f));
+    ck_assert_uint_eq(f, 0x19001000);
     ck_assert_int_eq(sgx_tex_type_parse("tiled"), SGX_TEXTYPE_TILED);
     ck_assert_int_eq(sgx_tex_type_parse("Linear-Strided"),
                      SGX_TEXTYPE_LINEAR_STRIDED);
@@ -170,10 +187,23 @@ START_TEST(illegal_words)
         uint32_t b[4] = { w[0], (w[1] & 0x1fffffff) | 1u << 29, w[2], w[3] };
         ck_assert(!sgx_tex_decode(b, &t, &why));
     }
-    /* UBC1 (0x85000000): not decoded */
+    /* PVRTII4BPP (0x83000000) and U32 (0x17000000): not decoded */
+    {
+        uint32_t b[4] = { w[0] | 1u << 31, (w[1] & ~0x1f000000u) | 3u << 24,
+                          w[2], w[3] };
+        ck_assert(!sgx_tex_decode(b, &t, &why));
+        b[0] = w[0];
+        b[1] = (w[1] & ~0x1f000000u) | 0x17u << 24;
+        ck_assert(!sgx_tex_decode(b, &t, &why));
+    }
+    /* UBC1 swizzle ARGB is not defined; tiled UBC1 is not supported */
     {
         uint32_t b[4] = { w[0] | 1u << 31, (w[1] & ~0x1f000000u) | 5u << 24,
-                          w[2], w[3] };
+                          w[2], 1u << 28 };
+        ck_assert(!sgx_tex_decode(b, &t, &why));
+        b[3] = 0;
+        ck_assert(sgx_tex_decode(b, &t, &why));
+        b[1] = (b[1] & 0x1fffffff) | (uint32_t)SGX_TEXTYPE_TILED << 29;
         ck_assert(!sgx_tex_decode(b, &t, &why));
     }
     /* swizzle 6 of a two-component format */
@@ -381,6 +411,547 @@ START_TEST(texel_formats)
 }
 END_TEST
 
+
+/* Texel (x, y) of @t through the sampler: point, at the texel centre. */
+static void sample_at(const SgxTexture *t, const uint8_t *buf, unsigned x,
+                      unsigned y, float out[4])
+{
+    SgxTexLookup l = {
+        .dim = 2,
+        .coord = { (x + 0.5f) / t->width, (y + 0.5f) / t->height },
+    };
+
+    sgx_tex_sample(t, buf, NULL, &l, out);
+}
+
+/* Little-endian 16-bit and 32-bit values into a block. */
+static void put16(uint8_t *b, uint16_t v)
+{
+    b[0] = v;
+    b[1] = v >> 8;
+}
+
+static void put32(uint8_t *b, uint32_t v)
+{
+    put16(b, v);
+    put16(b + 2, v >> 16);
+}
+
+/*
+ * BC1 (Microsoft "Texture Block Compression in Direct3D 11", Khronos
+ * Data Format §S3TC): RGB565 colour0, colour1, 2-bit indices with texel
+ * 4y + x at bits 2(4y + x).  colour0 > colour1: c2 = (2c0 + c1) / 3, c3
+ * = (c0 + 2c1) / 3; else c2 = (c0 + c1) / 2 and c3 transparent black.
+ */
+START_TEST(bc1_blocks)
+{
+    uint8_t buf[8];
+    SgxTexParams p;
+    SgxTexture t;
+    float f[4];
+
+    params(&p, 0x85000000, SGX_TEXTYPE_LINEAR, 4, 4);   /* UBC1_ABGR */
+    make(&t, &p);
+    ck_assert_uint_eq(t.size, 8);
+    /* four-colour mode: red, blue; texels 0..3 use indices 0..3 */
+    put16(buf, 0xf800);
+    put16(buf + 2, 0x001f);
+    put32(buf + 4, 0 | 1 << 2 | 2 << 4 | 3 << 6);
+    sample_at(&t, buf, 0, 0, f);
+    expect(f, 1, 0, 0, 1);
+    sample_at(&t, buf, 1, 0, f);
+    expect(f, 0, 0, 1, 1);
+    sample_at(&t, buf, 2, 0, f);
+    expect(f, 2 / 3.0f, 0, 1 / 3.0f, 1);
+    sample_at(&t, buf, 3, 0, f);
+    expect(f, 1 / 3.0f, 0, 2 / 3.0f, 1);
+    sample_at(&t, buf, 3, 3, f);                /* index 0 */
+    expect(f, 1, 0, 0, 1);
+    /* three-colour mode (colour0 <= colour1): midpoint, transparent */
+    put16(buf, 0x001f);
+    put16(buf + 2, 0xf800);
+    put32(buf + 4, 2u << 30 | 3u << 28);        /* texels 15 and 14 */
+    sample_at(&t, buf, 3, 3, f);
+    expect(f, 0.5f, 0, 0.5f, 1);
+    sample_at(&t, buf, 2, 3, f);
+    expect(f, 0, 0, 0, 0);
+    sample_at(&t, buf, 1, 3, f);
+    expect(f, 0, 0, 1, 1);
+    /* green channel: 6 bits */
+    put16(buf, 0x07e0);
+    put16(buf + 2, 0x0020);                     /* G = 1/63 */
+    put32(buf + 4, 1);
+    sample_at(&t, buf, 0, 0, f);
+    expect(f, 0, 1 / 63.0f, 0, 1);
+}
+END_TEST
+
+/* BC2: 64 bits of 4-bit alpha (texel i at bits 4i), then a BC1 colour
+   block always in four-colour mode. */
+START_TEST(bc2_blocks)
+{
+    uint8_t buf[16] = { 0 };
+    SgxTexParams p;
+    SgxTexture t;
+    float f[4];
+
+    params(&p, 0x86000000, SGX_TEXTYPE_LINEAR, 4, 4);   /* UBC2_ABGR */
+    make(&t, &p);
+    ck_assert_uint_eq(t.size, 16);
+    buf[0] = 0x5f;                              /* texel 0: 15, 1: 5 */
+    buf[1] = 0x00;                              /* texel 2: 0 */
+    buf[2] = 0xa0;                              /* texel 5: 10 */
+    put16(buf + 8, 0x07e0);                     /* green */
+    put16(buf + 10, 0xffff);                    /* white: c0 < c1 */
+    put32(buf + 12, 1 << 2 | 2 << 4 | 3 << 10);
+    sample_at(&t, buf, 0, 0, f);
+    expect(f, 0, 1, 0, 1);
+    sample_at(&t, buf, 1, 0, f);
+    expect(f, 1, 1, 1, 5 / 15.0f);
+    sample_at(&t, buf, 2, 0, f);                /* thirds, not midpoint */
+    expect(f, 1 / 3.0f, 1, 1 / 3.0f, 0);
+    sample_at(&t, buf, 1, 1, f);
+    expect(f, 2 / 3.0f, 1, 2 / 3.0f, 10 / 15.0f);
+}
+END_TEST
+
+/* BC3: alpha0, alpha1, 3-bit indices (texel i at bit 16 + 3i); alpha0 >
+   alpha1: six interpolated values, else four then 0 and 1. */
+START_TEST(bc3_blocks)
+{
+    uint8_t buf[16] = { 0 };
+    SgxTexParams p;
+    SgxTexture t;
+    float f[4];
+
+    params(&p, 0x87000000, SGX_TEXTYPE_LINEAR, 4, 4);   /* UBC3_ABGR */
+    make(&t, &p);
+    ck_assert_uint_eq(t.size, 16);
+    put16(buf + 8, 0xffff);                     /* white everywhere */
+    put16(buf + 10, 0xffff);
+    /* 8-alpha mode: 200, 100; texels 0..3: indices 0, 1, 2, 7 */
+    buf[0] = 200;
+    buf[1] = 100;
+    put32(buf + 2, 0 | 1 << 3 | 2 << 6 | 7 << 9);
+    sample_at(&t, buf, 0, 0, f);
+    expect(f, 1, 1, 1, 200 / 255.0f);
+    sample_at(&t, buf, 1, 0, f);
+    expect(f, 1, 1, 1, 100 / 255.0f);
+    sample_at(&t, buf, 2, 0, f);
+    expect(f, 1, 1, 1, (6 * 200 + 100) / 7.0f / 255.0f);
+    sample_at(&t, buf, 3, 0, f);
+    expect(f, 1, 1, 1, (200 + 6 * 100) / 7.0f / 255.0f);
+    /* 6-alpha mode: 100, 200; texels 2..5: indices 2, 6, 7, 5 */
+    buf[0] = 100;
+    buf[1] = 200;
+    put32(buf + 2, 1 << 3 | 2 << 6 | 6 << 9 | 7 << 12 | 5 << 15);
+    sample_at(&t, buf, 2, 0, f);
+    expect(f, 1, 1, 1, (4 * 100 + 200) / 5.0f / 255.0f);
+    sample_at(&t, buf, 3, 0, f);
+    expect(f, 1, 1, 1, 0);
+    sample_at(&t, buf, 0, 1, f);
+    expect(f, 1, 1, 1, 1);
+    sample_at(&t, buf, 1, 1, f);
+    expect(f, 1, 1, 1, (100 + 4 * 200) / 5.0f / 255.0f);
+    /* the last texel's index straddles no byte: bits 61..63 */
+    buf[7] = 0xe0;                              /* texel 15: 7 */
+    sample_at(&t, buf, 3, 3, f);
+    expect(f, 1, 1, 1, 1);
+}
+END_TEST
+
+/* Blocks in the layouts: linear rows of blocks 8-texel aligned, Morton
+   order of blocks when swizzled; sizes of chains and strides. */
+START_TEST(block_layouts)
+{
+    uint8_t buf[64] = { 0 };
+    SgxTexParams p;
+    SgxTexture t;
+    const char *why;
+    uint32_t w[4];
+    float f[4];
+
+    /* 12x8 linear: 16 texels (4 blocks) a row, the last row unpadded */
+    params(&p, 0x85000000, SGX_TEXTYPE_LINEAR, 12, 8);
+    make(&t, &p);
+    ck_assert_uint_eq(t.size, 32 + 24);
+    ck_assert_uint_eq(sgx_tex_texel_bit(&t, 0, 0, 5, 6), (4 + 1) * 64);
+    put16(buf + 5 * 8, 0xf800);                 /* block (1, 1): red */
+    sample_at(&t, buf, 7, 5, f);
+    expect(f, 1, 0, 0, 1);
+    sample_at(&t, buf, 3, 5, f);
+    expect(f, 0, 0, 0, 1);
+    /* 8x8 swizzled: blocks (0,0) (0,1) (1,0) (1,1) */
+    params(&p, 0x85000000, SGX_TEXTYPE_SWIZZLED, 8, 8);
+    make(&t, &p);
+    ck_assert_uint_eq(t.size, 32);
+    ck_assert_uint_eq(sgx_tex_texel_bit(&t, 0, 0, 5, 1), 2 * 64);
+    ck_assert_uint_eq(sgx_tex_texel_bit(&t, 0, 0, 1, 5), 1 * 64);
+    memset(buf, 0, sizeof(buf));
+    put16(buf + 2 * 8, 0x001f);                 /* block (1, 0): blue */
+    sample_at(&t, buf, 5, 1, f);
+    expect(f, 0, 0, 1, 1);
+    sample_at(&t, buf, 1, 5, f);
+    expect(f, 0, 0, 0, 1);
+    /* a chain: 8x8, 4x4, then 2x2 and 1x1 each a whole block */
+    p.levels = 4;
+    make(&t, &p);
+    ck_assert_uint_eq(t.level_offset[1], 32);
+    ck_assert_uint_eq(t.level_offset[2], 40);
+    ck_assert_uint_eq(t.level_offset[3], 48);
+    ck_assert_uint_eq(t.size, 56);
+    /* strided: the stride runs from one row of blocks to the next */
+    params(&p, 0x87000000, SGX_TEXTYPE_LINEAR_STRIDED, 8, 8);
+    p.stride = 48;
+    make(&t, &p);
+    ck_assert_uint_eq(t.size, 48 + 32);
+    ck_assert_uint_eq(sgx_tex_texel_bit(&t, 0, 0, 4, 4), (48 + 16) * 8);
+    p.stride = 16;                              /* a row is 32 bytes */
+    ck_assert(!sgx_tex_encode(&p, w, &why));
+    /* a 1x1 UBC1 texture still spans one block */
+    params(&p, 0x85000000, SGX_TEXTYPE_LINEAR, 1, 1);
+    make(&t, &p);
+    ck_assert_uint_eq(t.size, 8);
+}
+END_TEST
+
+/* @n copies of the 64-bit little-endian word @w. */
+static void fill_words(uint8_t *buf, unsigned n, uint64_t w)
+{
+    for (unsigned i = 0; i < n; i++) {
+        put32(buf + 8 * i, w);
+        put32(buf + 8 * i + 4, w >> 32);
+    }
+}
+
+#define PVRT_WORD(mod, a, b) \
+    ((uint64_t)(mod) | (uint64_t)(a) << 32 | (uint64_t)(b) << 48)
+#define RED_A   0xfc00u     /* colour A opaque: R 31, G 0, B 0, M 0 */
+#define BLUE_B  0x801fu     /* colour B opaque: R 0, G 0, B 31 */
+
+/*
+ * PVRTC1 4bpp (Khronos Data Format spec, PVRTC): colours interpolated
+ * between block centres (C / 2 + C / 64 to 8 bits), then blended by
+ * the modulation weight: M = 0: 0 3 5 8; M = 1: 0 4 4(alpha 0) 8 (/8).
+ */
+START_TEST(pvrtc4_words)
+{
+    uint8_t buf[64] = { 0 };
+    SgxTexParams p;
+    SgxTexture t;
+    float f[4];
+
+    params(&p, 0x81000000, SGX_TEXTYPE_SWIZZLED, 8, 8);  /* PVRT4BPP */
+    make(&t, &p);
+    ck_assert_uint_eq(t.size, 32);
+    /* words in Morton order, y in the low bit */
+    ck_assert_uint_eq(sgx_tex_texel_bit(&t, 0, 0, 4, 0), 2 * 64);
+    ck_assert_uint_eq(sgx_tex_texel_bit(&t, 0, 0, 0, 4), 1 * 64);
+    /* same word everywhere: images A (red) and B (blue) are flat */
+    fill_words(buf, 4, PVRT_WORD(0xe4, RED_A, BLUE_B));
+    sample_at(&t, buf, 0, 0, f);
+    expect(f, 1, 0, 0, 1);
+    sample_at(&t, buf, 1, 0, f);                /* weight 3 */
+    expect(f, 159 / 255.0f, 0, 95 / 255.0f, 1);
+    sample_at(&t, buf, 2, 0, f);                /* weight 5 */
+    expect(f, 95 / 255.0f, 0, 159 / 255.0f, 1);
+    sample_at(&t, buf, 3, 0, f);
+    expect(f, 0, 0, 1, 1);
+    /* punch-through mode */
+    fill_words(buf, 4, PVRT_WORD(0xe4, RED_A | 1, BLUE_B));
+    sample_at(&t, buf, 1, 0, f);
+    expect(f, 127 / 255.0f, 0, 127 / 255.0f, 1);
+    sample_at(&t, buf, 2, 0, f);
+    expect(f, 127 / 255.0f, 0, 127 / 255.0f, 0);
+    sample_at(&t, buf, 3, 0, f);
+    expect(f, 0, 0, 1, 1);
+    /* translucent colours: A = 3:4:4:3, B = 3:4:4:4, bits replicated */
+    fill_words(buf, 4, PVRT_WORD(0, 0x5f0e, 0x3842));
+    sample_at(&t, buf, 5, 6, f);
+    expect(f, 1, 0, 1, 170 / 255.0f);
+    fill_words(buf, 4, PVRT_WORD(0xffffffff, 0x5f0e, 0x3842));
+    sample_at(&t, buf, 5, 6, f);
+    expect(f, 140 / 255.0f, 66 / 255.0f, 33 / 255.0f, 102 / 255.0f);
+    /* interpolation: only word (0, 0) is red; the others black */
+    fill_words(buf, 4, PVRT_WORD(0, 0x8000, BLUE_B));
+    fill_words(buf, 1, PVRT_WORD(0, RED_A, BLUE_B));
+    sample_at(&t, buf, 2, 2, f);                /* its centre */
+    expect(f, 1, 0, 0, 1);
+    sample_at(&t, buf, 4, 2, f);                /* halfway to (1, 0) */
+    expect(f, 127 / 255.0f, 0, 0, 1);
+    sample_at(&t, buf, 0, 2, f);                /* wraps to (1, 0) */
+    expect(f, 127 / 255.0f, 0, 0, 1);
+    sample_at(&t, buf, 3, 3, f);                /* weight 9 / 16 */
+    expect(f, 143 / 255.0f, 0, 0, 1);
+    sample_at(&t, buf, 6, 6, f);                /* word (1, 1)'s centre */
+    expect(f, 0, 0, 0, 1);
+    /* 1BGR: alpha 1 */
+    p.format = 0x81004000;
+    make(&t, &p);
+    fill_words(buf, 4, PVRT_WORD(0, 0x5f0e, 0x3842));
+    sample_at(&t, buf, 5, 6, f);
+    expect(f, 1, 0, 1, 1);
+    /* a chain: 8x8, then 4x4, 2x2, 1x1 in one word each */
+    params(&p, 0x81000000, SGX_TEXTYPE_SWIZZLED, 8, 8);
+    p.levels = 4;
+    make(&t, &p);
+    ck_assert_uint_eq(t.size, 56);
+    /* linear textures keep the Morton order (UNVERIFIED) */
+    params(&p, 0x81000000, SGX_TEXTYPE_LINEAR, 8, 8);
+    make(&t, &p);
+    ck_assert_uint_eq(t.size, 32);
+    ck_assert_uint_eq(sgx_tex_texel_bit(&t, 0, 0, 4, 0), 2 * 64);
+}
+END_TEST
+
+/*
+ * PVRTC1 2bpp: 8x4 texels a word.  M = 0: one bit a texel (bit 8y + x).
+ * M = 1: 2-bit values for texels with x + y even (texel (0, 0): bit 1
+ * alone, bit 0 the mode); the others are the mean of the four
+ * neighbours (bit 0 = 0), of the vertical (bit 0 = 1, F = bit 20 = 1) or
+ * horizontal ones (F = 0).
+ */
+START_TEST(pvrtc2_words)
+{
+    uint8_t buf[64] = { 0 };
+    SgxTexParams p;
+    SgxTexture t;
+    float f[4];
+
+    params(&p, 0x80000000, SGX_TEXTYPE_SWIZZLED, 16, 8);  /* PVRT2BPP */
+    make(&t, &p);
+    ck_assert_uint_eq(t.size, 32);
+    ck_assert_uint_eq(sgx_tex_texel_bit(&t, 0, 0, 8, 0), 2 * 64);
+    /* direct */
+    fill_words(buf, 4, PVRT_WORD(1u << 9, RED_A, BLUE_B));
+    sample_at(&t, buf, 0, 0, f);
+    expect(f, 1, 0, 0, 1);
+    sample_at(&t, buf, 1, 1, f);
+    expect(f, 0, 0, 1, 1);
+    /* interpolated, four neighbours: (0,0) 0, (2,0) 8, (1,-1) 0, (1,1) 0
+       -> (8 + 2) / 4 = 2 */
+    fill_words(buf, 4, PVRT_WORD(3u << 2 | 2u << 4, RED_A | 1, BLUE_B));
+    sample_at(&t, buf, 2, 0, f);
+    expect(f, 0, 0, 1, 1);
+    sample_at(&t, buf, 1, 0, f);
+    expect(f, 191 / 255.0f, 0, 63 / 255.0f, 1);
+    sample_at(&t, buf, 4, 0, f);                /* stored 2: punch */
+    expect(f, 127 / 255.0f, 0, 127 / 255.0f, 0);
+    /* horizontal: (0 + 8 + 1) / 2 = 4 */
+    fill_words(buf, 4, PVRT_WORD(3u << 2 | 1, RED_A | 1, BLUE_B));
+    sample_at(&t, buf, 1, 0, f);
+    expect(f, 127 / 255.0f, 0, 127 / 255.0f, 1);
+    /* vertical: (1,-1) and (1,1) are 0 */
+    fill_words(buf, 4, PVRT_WORD(3u << 2 | 1 | 1u << 20, RED_A | 1,
+                                 BLUE_B));
+    sample_at(&t, buf, 1, 0, f);
+    expect(f, 1, 0, 0, 1);
+    /* (0, 0) reads bit 1 alone: 1 is image B */
+    fill_words(buf, 4, PVRT_WORD(2, RED_A | 1, BLUE_B));
+    sample_at(&t, buf, 0, 0, f);
+    expect(f, 0, 0, 1, 1);
+}
+END_TEST
+
+/* F11/F10: no sign, 5-bit exponent (bias 15), 6/5-bit mantissa; shared
+   exponent: 9-bit mantissas without implicit one, value m 2^(E - 24). */
+START_TEST(packed_floats)
+{
+    float f[4];
+
+    /* F10F11F11_BGR: R bits 0..10 = 1.0, G 11..21 = 0.5, B 22..31 = 2 */
+    texel(0x1a000000, 0x3c0u | 0x380u << 11 | 0x200u << 22, 0, NULL, f);
+    expect(f, 1, 0.5f, 2, 1);
+    /* F11F11F10_RGB: R bits 21..31, G 10..20, B 0..9 */
+    texel(0x1a001000, 0x3c0u << 21 | 0x380u << 10 | 0x200u, 0, NULL, f);
+    expect(f, 1, 0.5f, 2, 1);
+    /* denormal R (m / 64 * 2^-14), G 1.5, B infinity */
+    texel(0x1a000000, 0x001u | 0x3e0u << 11 | 0x3e0u << 22, 0, NULL, f);
+    ck_assert(fabsf(f[0] - ldexpf(1.0f, -20)) < 1e-12f);
+    ck_assert(f[1] == 1.5f && isinf(f[2]) && f[3] == 1);
+    /* SE5M9M9M9_BGR: E = 16, mantissas 256, 128, 511 */
+    texel(0x19000000, 256u | 128u << 9 | 511u << 18 | 16u << 27, 0, NULL,
+          f);
+    expect(f, 1, 0.5f, 511 / 256.0f, 1);
+    /* _RGB: R is the field in bits 18..26 */
+    texel(0x19001000, 256u | 128u << 9 | 511u << 18 | 16u << 27, 0, NULL,
+          f);
+    expect(f, 511 / 256.0f, 0.5f, 1, 1);
+    texel(0x19000000, 1u | 0u << 27, 0, NULL, f);
+    ck_assert(fabsf(f[0] - ldexpf(1.0f, -24)) < 1e-12f);
+}
+END_TEST
+
+/* One texel with a gamma mode (SceGxmTextureGammaMode >> 27). */
+static void texel_gamma(uint32_t format, unsigned gamma, uint64_t raw,
+                        float out[4])
+{
+    SgxTexParams p;
+    SgxTexture t;
+    uint8_t buf[8];
+
+    params(&p, format, SGX_TEXTYPE_LINEAR, 1, 1);
+    p.gamma = gamma;
+    make(&t, &p);
+    for (int i = 0; i < 8; i++) {
+        buf[i] = raw >> (8 * i);
+    }
+    sgx_tex_fetch(&t, buf, NULL, 0, 0, 0, 0, out);
+}
+
+static void expect_near(const float f[4], float r, float g, float b,
+                        float a)
+{
+    if (fabsf(f[0] - r) > 1e-5f || fabsf(f[1] - g) > 1e-5f
+        || fabsf(f[2] - b) > 1e-5f || fabsf(f[3] - a) > 1e-5f) {
+        ck_abort_msg("got (%g %g %g %g), expected (%g %g %g %g)", f[0], f[1],
+                     f[2], f[3], r, g, b, a);
+    }
+}
+
+/* sRGB: c <= 0.04045: c / 12.92, else ((c + 0.055) / 1.055)^2.4;
+   128/255 -> 0.2158605, 10/255 -> 0.0030353. */
+START_TEST(gamma_modes)
+{
+    const float s128 = 0.2158605f, s10 = (10 / 255.0f) / 12.92f;
+    float f[4];
+
+    /* GAMMA_BGR (1): the colour fields, not alpha */
+    texel_gamma(0x0c000000, 1, 0x80ff0a80, f);  /* U8U8U8U8_ABGR */
+    expect_near(f, s128, s10, 1, 128 / 255.0f);
+    texel_gamma(0x0c002000, 1, 0x80ff0a80, f);  /* _RGBA: A is byte 0 */
+    expect_near(f, s128, 1, s10, 128 / 255.0f);
+    texel_gamma(0x0c002000, 1, 0x80ff0a0a, f);
+    expect_near(f, s128, 1, s10, 10 / 255.0f);
+    texel_gamma(0x0c000000, 0, 0x80ff0a80, f);  /* none */
+    expect_near(f, 128 / 255.0f, 10 / 255.0f, 1, 128 / 255.0f);
+    /* GAMMA_R (1) and GAMMA_GR (3) on two components */
+    texel_gamma(0x07000000, 1, 0x8080, f);      /* U8U8_GR */
+    expect_near(f, s128, 128 / 255.0f, 0, 1);
+    texel_gamma(0x07000000, 3, 0x8080, f);
+    expect_near(f, s128, s128, 0, 1);
+    texel_gamma(0x00005000, 1, 0x80, f);        /* U8_1RRR */
+    expect_near(f, s128, s128, s128, 1);
+    /* snorm and float fields are not decoded */
+    texel_gamma(0x01000000, 1, 0x40, f);        /* S8_R */
+    expect_near(f, 64 / 127.0f, 0, 0, 1);
+    /* UBC1: colours decoded, alpha kept */
+    texel_gamma(0x85000000, 1, 0x0000f800ull | 0x0000ull << 16, f);
+    expect_near(f, 1, 0, 0, 1);
+    texel_gamma(0x85000000, 1, 0x8410u | 0x8410u << 16, f); /* 16, 32, 16 */
+    {
+        float c = 16 / 31.0f, g = 32 / 63.0f;
+        float sc = powf((c + 0.055f) / 1.055f, 2.4f);
+        float sg = powf((g + 0.055f) / 1.055f, 2.4f);
+        expect_near(f, sc, sg, sc, 1);
+    }
+}
+END_TEST
+
+/* Texel (x, y) of a linear @w x @h texture of @format over @buf. */
+static void texel_at(uint32_t format, unsigned w, unsigned h,
+                     const uint8_t *buf, unsigned x, unsigned y, float out[4])
+{
+    SgxTexParams p;
+    SgxTexture t;
+
+    params(&p, format, SGX_TEXTYPE_LINEAR, w, h);
+    make(&t, &p);
+    sgx_tex_fetch(&t, buf, NULL, 0, 0, x, y, out);
+}
+
+/*
+ * YUV, limited range: BT.601 (CSC0) R = 1.164383 (Y - 16) + 1.596027
+ * (Cr - 128), B = ... + 2.017232 (Cb - 128); BT.709 (CSC1) R = ... +
+ * 1.792741 (Cr - 128).  With Y = 16 and the other chroma 128: Cr 240 ->
+ * R 112 * 1.596027 / 255 = 0.700999 (709: 0.787400); Cb 240 -> B
+ * 0.886000.  Y 16 / 235 with neutral chroma: black / white.
+ */
+START_TEST(yuv_formats)
+{
+    const float r601 = 0.700999f, r709 = 0.787400f, b601 = 0.886000f;
+    uint8_t buf[32] = { 0 };
+    SgxTexParams p;
+    SgxTexture t;
+    const char *why;
+    uint32_t w[4], f;
+    float o[4];
+
+    ck_assert(sgx_tex_format_parse("YVU420P3_CSC1", &f));
+    ck_assert_uint_eq(f, 0x91003000);
+    ck_assert(sgx_tex_format_parse("vyuy422_csc1", &f));
+    ck_assert_uint_eq(f, 0x92007000);
+    ck_assert(!sgx_tex_format_parse("YUV420P2_ABGR", &f));
+    ck_assert(!sgx_tex_format_parse("YUV422_CSC0", &f));
+
+    /* YUV422: a pair of texels in 4 bytes, in the swizzle's order */
+    memcpy(buf, (uint8_t[]){ 16, 128, 235, 128 }, 4);     /* YUYV */
+    texel_at(0x92000000, 2, 1, buf, 0, 0, o);
+    expect_near(o, 0, 0, 0, 1);
+    texel_at(0x92000000, 2, 1, buf, 1, 0, o);
+    expect_near(o, 1, 1, 1, 1);
+    memcpy(buf, (uint8_t[]){ 16, 240, 16, 128 }, 4);      /* YVYU */
+    texel_at(0x92001000, 2, 1, buf, 1, 0, o);
+    expect_near(o, r601, 0, 0, 1);
+    memcpy(buf, (uint8_t[]){ 128, 16, 128, 235 }, 4);     /* UYVY */
+    texel_at(0x92002000, 2, 1, buf, 1, 0, o);
+    expect_near(o, 1, 1, 1, 1);
+    memcpy(buf, (uint8_t[]){ 128, 16, 240, 16 }, 4);      /* VYUY */
+    texel_at(0x92003000, 2, 1, buf, 0, 0, o);
+    expect_near(o, 0, 0, b601, 1);
+    memcpy(buf, (uint8_t[]){ 16, 128, 16, 240 }, 4);      /* YUYV, CSC1 */
+    texel_at(0x92004000, 2, 1, buf, 0, 0, o);
+    expect_near(o, r709, 0, 0, 1);
+    /* rows 8 texels (4 pairs) apart; odd widths keep whole pairs */
+    params(&p, 0x92000000, SGX_TEXTYPE_LINEAR, 3, 2);
+    make(&t, &p);
+    ck_assert_uint_eq(t.size, 16 + 8);
+    ck_assert_uint_eq(sgx_tex_texel_bit(&t, 0, 0, 3, 1), (16 + 4) * 8);
+
+    /* YUV420P2 4x2: luma rows 8 bytes apart, then U,V pairs */
+    memset(buf, 16, 16);
+    memcpy(buf + 16, (uint8_t[]){ 240, 128, 128, 240 }, 4);
+    texel_at(0x90000000, 4, 2, buf, 2, 1, o);
+    expect_near(o, r601, 0, 0, 1);
+    texel_at(0x90000000, 4, 2, buf, 1, 1, o);
+    expect_near(o, 0, 0, b601, 1);
+    texel_at(0x90001000, 4, 2, buf, 2, 1, o);             /* YVU */
+    expect_near(o, 0, 0, b601, 1);
+    texel_at(0x90002000, 4, 2, buf, 3, 0, o);             /* CSC1 */
+    expect_near(o, r709, 0, 0, 1);
+    params(&p, 0x90000000, SGX_TEXTYPE_LINEAR, 4, 2);
+    make(&t, &p);
+    ck_assert_uint_eq(t.size, 24);
+    /* YUV420P3 4x2: U plane (pitch 4) at 16, V plane at 20 */
+    memset(buf + 16, 128, 8);
+    buf[16] = 240;                                          /* U0 */
+    buf[21] = 240;                                          /* V1 */
+    texel_at(0x91000000, 4, 2, buf, 1, 1, o);
+    expect_near(o, 0, 0, b601, 1);
+    texel_at(0x91000000, 4, 2, buf, 3, 0, o);
+    expect_near(o, r601, 0, 0, 1);
+    texel_at(0x91001000, 4, 2, buf, 3, 0, o);             /* YVU */
+    expect_near(o, 0, 0, b601, 1);
+    buf[0] = 235;
+    texel_at(0x91000000, 4, 2, buf, 0, 0, o);
+    ck_assert(o[0] > 0.9f && o[2] == 1.0f);               /* clamped */
+
+    /* linear only, no mips; YUV422 may be strided */
+    params(&p, 0x90000000, SGX_TEXTYPE_SWIZZLED, 4, 2);
+    ck_assert(!sgx_tex_encode(&p, w, &why));
+    params(&p, 0x90000000, SGX_TEXTYPE_LINEAR, 4, 2);
+    p.levels = 2;
+    ck_assert(!sgx_tex_encode(&p, w, &why));
+    params(&p, 0x91000000, SGX_TEXTYPE_LINEAR_STRIDED, 4, 2);
+    p.stride = 16;
+    ck_assert(!sgx_tex_encode(&p, w, &why));
+    params(&p, 0x92000000, SGX_TEXTYPE_LINEAR_STRIDED, 4, 2);
+    p.stride = 16;
+    make(&t, &p);
+    ck_assert_uint_eq(t.size, 16 + 8);
+}
+END_TEST
+
 START_TEST(wrap_modes)
 {
     ck_assert_int_eq(sgx_tex_wrap(SGX_TEX_REPEAT, -1, 4), 3);
@@ -582,6 +1153,15 @@ Suite *sgx_texture_suite(void)
     tcase_add_test(tc, lod_and_mips);
     tcase_add_test(tc, filters);
     tcase_add_test(tc, cube_faces);
+    tcase_add_test(tc, bc1_blocks);
+    tcase_add_test(tc, bc2_blocks);
+    tcase_add_test(tc, bc3_blocks);
+    tcase_add_test(tc, block_layouts);
+    tcase_add_test(tc, packed_floats);
+    tcase_add_test(tc, pvrtc4_words);
+    tcase_add_test(tc, pvrtc2_words);
+    tcase_add_test(tc, gamma_modes);
+    tcase_add_test(tc, yuv_formats);
     suite_add_tcase(s, tc);
     return s;
 }

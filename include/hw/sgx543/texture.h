@@ -64,8 +64,8 @@ typedef enum SgxTexType {
 
 /*
  * Base formats: SceGxmTextureBaseFormat bits 24..28, and bit 31 as bit 5
- * (format0).  Those gemu decodes; the others (block-compressed, YUV,
- * packed floats, U32...) are refused as unsupported.
+ * (format0).  Those gemu decodes; the others (PVRTC-II, U2F10F10F10,
+ * U32...) are refused as unsupported.
  */
 typedef enum SgxTexBase {
     SGX_TEXB_U8 = 0x00, SGX_TEXB_S8 = 0x01, SGX_TEXB_U4U4U4U4 = 0x02,
@@ -78,7 +78,21 @@ typedef enum SgxTexBase {
     SGX_TEXB_U16U16U16U16 = 0x1c, SGX_TEXB_S16S16S16S16 = 0x1d,
     SGX_TEXB_F32F32 = 0x1e, SGX_TEXB_P4 = 0x34, SGX_TEXB_P8 = 0x35,
     SGX_TEXB_U8U8U8 = 0x38, SGX_TEXB_S8S8S8 = 0x39,
+    /* packed floats */
+    SGX_TEXB_SE5M9M9M9 = 0x19, SGX_TEXB_F11F11F10 = 0x1a,
+    /* block-compressed: 4x4 texels a block (BC1..3 = DXT1/3/5) */
+    SGX_TEXB_UBC1 = 0x25, SGX_TEXB_UBC2 = 0x26, SGX_TEXB_UBC3 = 0x27,
+    /* PVRTC1: 8x4 (2bpp) or 4x4 (4bpp) texels a 64-bit word */
+    SGX_TEXB_PVRT2BPP = 0x20, SGX_TEXB_PVRT4BPP = 0x21,
+    /* YUV: linear only; the swizzle picks the byte order and the CSC */
+    SGX_TEXB_YUV420P2 = 0x30, SGX_TEXB_YUV420P3 = 0x31,
+    SGX_TEXB_YUV422 = 0x32,
 } SgxTexBase;
+
+/* SceGxmTextureGammaMode >> 27 (GAMMA_BGR is GAMMA_R) */
+enum {
+    SGX_TEX_GAMMA_NONE = 0, SGX_TEX_GAMMA_R = 1, SGX_TEX_GAMMA_GR = 3,
+};
 
 /* SceGxmTextureFormat from a base format and a swizzle (0..7) */
 #define SGX_TEX_FORMAT(base, swz) \
@@ -119,7 +133,9 @@ typedef struct SgxTexture {
     SgxTexAddr addr_u, addr_v;
     float lod_bias;
     unsigned lod_min;
-    uint32_t stride;            /* LINEAR_STRIDED: bytes a row */
+    uint32_t stride;            /* LINEAR_STRIDED: bytes a row (of blocks) */
+    unsigned gamma;             /* SGX_TEX_GAMMA_*: sRGB-decoded fields */
+    unsigned block_w, block_h;  /* 1x1; 4x4, 8x4 compressed; 2x1 YUV422 */
     uint64_t level_offset[SGX_TEX_MAX_LEVELS];  /* bytes, within a face */
     uint64_t face_size;         /* cube: bytes from face to face */
     uint64_t size;              /* bytes spanned from data */
@@ -144,7 +160,8 @@ uint64_t sgx_tiled_index(uint32_t x, uint32_t y, uint32_t tiles_w);
 uint32_t sgx_pow2ceil(uint32_t v);
 uint64_t sgx_swizzled_index(uint32_t x, uint32_t y, uint32_t w, uint32_t h);
 
-/* Bit offset from t->data of texel (x, y) of @level of cube @face. */
+/* Bit offset from t->data of texel (x, y) of @level of cube @face; for
+   block-compressed formats, of the block holding the texel. */
 uint64_t sgx_tex_texel_bit(const SgxTexture *t, unsigned face,
                            unsigned level, unsigned x, unsigned y);
 
