@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 
 /* bump when the layout or /init changes, so caches are rebuilt */
-#define G84_GUEST_FORMAT    5
+#define G84_GUEST_FORMAT    6
 
 static const char guest_init[] =
     "#!/bin/sh\n"
@@ -81,17 +81,32 @@ static const char guest_init[] =
      * messages and the shell stay on the serial port.  Say so there,
      * with the cursor hidden so that a dumped frame does not depend on
      * the blink phase; "gemu.tty0=TEXT" (_ for spaces) adds a line
-     * (tests/guest/nouveau-fbcon.sh).
+     * (tests/guest/nouveau-fbcon.sh).  An interactive guest (no
+     * "gemu.poweroff=") also runs a shell there, on the foreground VT
+     * (tty1), for keys typed into gemu's window (QEMU's PS/2 keyboard);
+     * setsid makes it a session leader, so opening tty1 makes tty1 its
+     * controlling terminal (job control, ^C).  Just a prompt: every
+     * redraw through BAR1 is slow.
      */
     "if test -e /sys/class/graphics/fb0 && test -c /dev/tty0; then\n"
     "    printf '\\033[?25l\\033[H' > /dev/tty0\n"
     "    echo 'gemu: this console is drawn by nouveau on the emulated G84.'"
     " > /dev/tty0\n"
-    "    echo 'The shell is on the serial console.' > /dev/tty0\n"
+    "    if test -n \"$off\"; then\n"
+    "        echo 'The shell is on the serial console.' > /dev/tty0\n"
+    "    else\n"
+    "        echo 'Type here: a shell runs on this console too.'"
+    " > /dev/tty0\n"
+    "    fi\n"
     "    if test -n \"$tty0text\"; then\n"
     "        echo \"$tty0text\" > /dev/tty0\n"
     "    fi\n"
     "    echo 'gemu-guest: wrote to /dev/tty0'\n"
+    "    if test -z \"$off\" && test -c /dev/tty1; then\n"
+    "        printf '\\033[?25h' > /dev/tty1\n"
+    "        setsid sh -c 'exec sh </dev/tty1 >/dev/tty1 2>&1' &\n"
+    "        echo 'gemu-guest: shell on tty1'\n"
+    "    fi\n"
     "fi\n"
     "if test -n \"$off\"; then\n"
     "    sleep \"$off\"\n"

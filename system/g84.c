@@ -14,6 +14,7 @@
 #include "gemu/log.h"
 #include "hw/nv50/nv50.h"
 #include "hw/remote/mpqemu.h"
+#include "hw/remote/qmp.h"
 #include "monitor/monitor.h"
 #include "ui/console.h"
 #include "machines.h"
@@ -40,6 +41,8 @@ typedef struct G84Machine {
     Monitor *mon;
     pid_t qemu;
     bool stopping;              /* QEMU was asked to end */
+    QmpClient *qmp;             /* keys from the window to QEMU */
+    char *qmp_dir;              /* private directory of QEMU's QMP socket */
 } G84Machine;
 
 static volatile pid_t qemu_pid;
@@ -145,11 +148,11 @@ static bool serve(G84Machine *m, MPQemuServer *srv, GemuClock *clk)
     int64_t next_ui = 0;
 
     for (;;) {
-        struct pollfd pfd[2 + MONITOR_MAX_POLLFDS] = {
+        struct pollfd pfd[3 + MONITOR_MAX_POLLFDS] = {
             { .fd = srv->fd, .events = POLLIN },
             { .fd = srv->resample_fd, .events = POLLIN },
         };
-        int n = 2;
+        int n = 2, nmon = 0, qi = -1;
         int64_t deadline = gemu_clock_next_deadline(clk);
         int64_t now = gemu_clock_get_ns(clk);
         int timeout;
@@ -157,7 +160,11 @@ static bool serve(G84Machine *m, MPQemuServer *srv, GemuClock *clk)
         int r;
 
         if (m->mon) {
-            n += monitor_pollfds(m->mon, pfd + n, MONITOR_MAX_POLLFDS);
+            nmon = monitor_pollfds(m->mon, pfd + n, MONITOR_MAX_POLLFDS);
+            n += nmon;
+        }
+        if (m->qmp && qmp_client_pollfd(m->qmp, &pfd[n])) {
+            qi = n++;
         }
         deadline = MIN(deadline, next_ui);
         timeout = deadline <= now ? 0
@@ -174,12 +181,18 @@ static bool serve(G84Machine *m, MPQemuServer *srv, GemuClock *clk)
             if (!display_poll()) {
                 g84_stop(m);
             }
+            if (m->qmp) {
+                qmp_client_tick(m->qmp, now);
+            }
         }
         if (r <= 0) {
             continue;
         }
         if (m->mon) {
-            monitor_dispatch(m->mon, pfd + 2, n - 2);
+            monitor_dispatch(m->mon, pfd + 2, nmon);
+        }
+        if (qi >= 0 && pfd[qi].revents) {
+            qmp_client_dispatch(m->qmp, pfd[qi].revents);
         }
         if (srv->resample_fd >= 0 && (pfd[1].revents & POLLIN)) {
             mpqemu_server_resample(srv);
@@ -205,8 +218,18 @@ static void ram_changed(void *opaque, GuestRAM *ram)
 /* Free what g84_machine_run made, windows before the VRAM they show. */
 static void g84_teardown(G84Machine *m, GemuClock *clk)
 {
+    display_set_key_handler(NULL, NULL);
     display_close();
     monitor_free(m->mon);
+    qmp_client_free(m->qmp);
+    if (m->qmp_dir) {
+        g_autofree char *sock = g_build_filename(m->qmp_dir, "qmp.sock",
+                                                 NULL);
+
+        unlink(sock);
+        rmdir(m->qmp_dir);
+        g_free(m->qmp_dir);
+    }
     nv50_free(m->card);
     for (int h = 0; h < G84_HEADS; h++) {
         display_console_free(m->con[h]);
@@ -316,6 +339,20 @@ int g84_machine_run(const MachineOptions *opts)
         g84_teardown(&m, &clk);
         return 1;
     }
+    /* keys typed into the window reach the guest through QEMU's QMP */
+    if (display_has_window()) {
+        m.qmp_dir = g_dir_make_tmp("gemu-qmp-XXXXXX", NULL);
+        if (m.qmp_dir) {
+            g_autofree char *sock = g_build_filename(m.qmp_dir, "qmp.sock",
+                                                     NULL);
+
+            m.qmp = qmp_client_new(sock);
+            display_set_key_handler(qmp_client_key_handler, m.qmp);
+        } else {
+            gemu_log("g84: no directory for QEMU's QMP socket: "
+                     "the window takes no keys\n");
+        }
+    }
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
         gemu_error("g84: socketpair: %s", strerror(errno));
         g84_teardown(&m, &clk);
@@ -357,6 +394,11 @@ int g84_machine_run(const MachineOptions *opts)
     if (!has_mem) {
         g_ptr_array_add(args, g_strdup("-m"));
         g_ptr_array_add(args, g_strdup_printf("%" PRIu64 "M", ram >> 20));
+    }
+    if (m.qmp_dir) {
+        g_ptr_array_add(args, g_strdup("-qmp"));
+        g_ptr_array_add(args, g_strdup_printf("unix:%s/qmp.sock,server=on,"
+                                              "wait=off", m.qmp_dir));
     }
     /* fd-backed RAM: SYNC_SYSMEM can only pass RAM that has an fd */
     g_ptr_array_add(args, g_strdup("-object"));

@@ -7,8 +7,9 @@
 #   tests/tools/*.sh      command-line tests of the tools, one file each;
 #                         each prints "NAME: N passed, N failed" last
 #   tests/guest/*.sh      QEMU guests booted against gemu -M g84: gemu's
-#                         own guest twice, Debian's initramfs once (about 4
-#                         minutes; the packages of .ci/debian-packages)
+#                         own guest three times, once more typed into under
+#                         Xvfb, Debian's initramfs once (about 7 minutes;
+#                         the packages of .ci/debian-packages)
 set -u
 # headless: gemu opens a window by default when a display is available
 # (tests that want one, like display-sdl.sh, start their own Xvfb)

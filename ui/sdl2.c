@@ -432,6 +432,13 @@ bool sdl2_poll(void)
         case SDL_QUIT:
             sdl2.quit = true;
             break;
+        case SDL_KEYDOWN:
+        case SDL_KEYUP:
+            /* SDL's auto-repeat comes as more downs, as from a keyboard */
+            display_key_event(
+                sdl2_scancode_to_qcode(ev.key.keysym.scancode),
+                ev.type == SDL_KEYDOWN);
+            break;
         case SDL_WINDOWEVENT:
             sl = sdl2_find(ev.window.windowID);
             if (!sl) {

@@ -186,6 +186,23 @@ char *sdl2_window_title(const char *name, const DisplaySurface *s,
  */
 void sdl2_fit_rect(uint32_t sw, uint32_t sh, int dw, int dh, int rect[4]);
 
+/* --- Keyboard input (ui/input.c) --- */
+
+/*
+ * A key went down (@down true; held keys repeat as more downs, as a
+ * keyboard does) or up.  @qcode names the key as QEMU's QKeyCode does
+ * ("a", "1", "ret", "spc", "shift", "ctrl_r", "bracket_left", "f12",
+ * ...): a vocabulary of physical keys, whatever the host's layout.
+ */
+typedef void (*DisplayKeyFn)(void *opaque, const char *qcode, bool down);
+
+/* The machine's key listener (NULL: keys are dropped); one at a time. */
+void display_set_key_handler(DisplayKeyFn cb, void *opaque);
+/* A backend saw a key (@qcode NULL: a key with no name, dropped). */
+void display_key_event(const char *qcode, bool down);
+/* The qcode of SDL_Scancode @scancode, or NULL if it has none. */
+const char *sdl2_scancode_to_qcode(int scancode);
+
 /* --- Display backends as the machines choose them (ui/display.c) --- */
 
 /* How often a machine's main loop should call display_poll(). */
