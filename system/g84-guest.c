@@ -81,7 +81,7 @@ static const char guest_init[] =
      * messages and the shell stay on the serial port.  Say so there,
      * with the cursor hidden so that a dumped frame does not depend on
      * the blink phase; "gemu.tty0=TEXT" (_ for spaces) adds a line
-     * (tests/guest/nouveau-fbcon.sh).  An interactive guest (no
+     * (tests/guest/nouveau-probe.sh).  An interactive guest (no
      * "gemu.poweroff=") also runs a shell there, on the foreground VT
      * (tty1), for keys typed into gemu's window (QEMU's PS/2 keyboard);
      * setsid makes it a session leader, so opening tty1 makes tty1 its

@@ -6,9 +6,9 @@
 # command into the window with xdotool (XTEST, as a user types), and
 # check that the tty1 shell ran it: its output comes back on the serial
 # log (the command tees it to ttyS0), and the frame gemu dumps at exit
-# shows it on a line of its own (tesseract).  Path: SDL key events -> qcodes (ui/) -> QMP
-# input-send-event (system/qmp.c) -> QEMU's PS/2 keyboard -> the guest's
-# foreground VT.  Needs xvfb, xdotool, x11-utils, tesseract-ocr and the
+# shows it on a line of its own (tesseract).  Path: SDL key events ->
+# qcodes (ui/) -> QMP input-send-event (hw/remote/qmp.c) -> QEMU's PS/2
+# keyboard -> the guest's foreground VT.  Needs xvfb, xdotool, x11-utils, tesseract-ocr and the
 # guest's packages (qemu-system-x86, linux-image-amd64, busybox-static):
 # without them SKIP, or FAIL when $CI is set.
 #   GEMU_BUILD  the build directory (default: build)
