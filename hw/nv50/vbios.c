@@ -6,8 +6,10 @@
  * a PCI ROM image (0xAA55, PCIR, type 0 = x86, last image, byte sum 0),
  * a BIT table with 'i' (version 60.84.00.00.00, no DAC load table) and 'I'
  * (an empty init-script list, so nothing runs even if nvkm decides to
- * POST), DCB 4.0 with two outputs, a CCB (I2C) table and a connector
- * table.  The layout (offsets below) is gemu's own choice.
+ * POST), 'C' (a PLL limits table, version 0x40, with the two video PLLs
+ * nvkm programs at supervisor 2.1 of a modeset), DCB 4.0 with two
+ * outputs, a CCB (I2C) table and a connector table.  The layout (offsets
+ * below) is gemu's own choice.
  *
  *   DCB 0: DAC0 (analog), heads 0-1, I2C 0, connector 0 (VGA)
  *   DCB 1: SOR0 link A (TMDS), heads 0-1, I2C 1, connector 1 (DVI-D)
@@ -44,7 +46,7 @@ static void build_bit(uint8_t *r, uint32_t boot0)
     put16(r, VBIOS_BIT + 6, 0x0100);        /* BIT version 1.0 */
     put8(r, VBIOS_BIT + 8, 12);             /* header length */
     put8(r, VBIOS_BIT + 9, 6);              /* entry length */
-    put8(r, VBIOS_BIT + 10, 2);             /* entries */
+    put8(r, VBIOS_BIT + 10, 3);             /* entries */
 
     put8(r, e + 0, 'i');
     put8(r, e + 1, 0);
@@ -55,6 +57,11 @@ static void build_bit(uint8_t *r, uint32_t boot0)
     put8(r, e + 1, 0);
     put16(r, e + 2, VBIOS_BIT_INIT_LEN);
     put16(r, e + 4, VBIOS_BIT_INIT);
+    e += 6;
+    put8(r, e + 0, 'C');
+    put8(r, e + 1, 1);                      /* version 1: table at +8 */
+    put16(r, e + 2, VBIOS_BIT_C_LEN);
+    put16(r, e + 4, VBIOS_BIT_C);
 
     /* 'i': version bytes micro, minor, chip, major, patch */
     put8(r, VBIOS_BIT_i + 0, 0x00);
@@ -68,6 +75,54 @@ static void build_bit(uint8_t *r, uint32_t boot0)
     /* 'I': script table pointer, then macro/condition tables (none) */
     put16(r, VBIOS_BIT_INIT, VBIOS_SCRIPTS);
     put16(r, VBIOS_SCRIPTS, 0x0000);        /* empty script list */
+
+    /* 'C' version 1: the PLL limits table pointer at +8 */
+    put16(r, VBIOS_BIT_C + 8, VBIOS_PLL);
+}
+
+/*
+ * PLL limits table version 0x40 (nvbios_pll_parse): header (version,
+ * header length, entry length, count); each entry: type, pointer to its
+ * limits, register (u32 at +3), reference clock in MHz (u16 at +9); a
+ * limits record: VCO min/max and input min/max in MHz (u16 each), then
+ * M min/max, N min/max, P min/max (bytes).  Only the video PLLs (types
+ * 0x80/0x81 at 0x614100/0x614900, what nvkm's supervisor 2.1 sets for a
+ * new pixel clock).  UNVERIFIED: the limits are plausible numbers for a
+ * 27 MHz crystal (VCO 400-1100 MHz, 5-27 MHz at the phase comparator, P
+ * up to 6: pixel clocks from ~6 to 1100 MHz), not read from a real G84
+ * BIOS; gemu does not model the PLLs, so only nvkm's arithmetic uses them.
+ */
+static void build_pll_limits(uint8_t *r)
+{
+    static const struct {
+        uint8_t type;
+        uint32_t reg;
+    } plls[] = { { 0x80, 0x614100 }, { 0x81, 0x614900 } };
+    unsigned e = VBIOS_PLL + 4;
+
+    put8(r, VBIOS_PLL + 0, 0x40);
+    put8(r, VBIOS_PLL + 1, 4);
+    put8(r, VBIOS_PLL + 2, VBIOS_PLL_ENTRY_LEN);
+    put8(r, VBIOS_PLL + 3, ARRAY_SIZE(plls));
+    for (unsigned i = 0; i < ARRAY_SIZE(plls); i++) {
+        unsigned lim = VBIOS_PLL_LIMITS + i * 16;
+
+        put8(r, e + 0, plls[i].type);
+        put16(r, e + 1, lim);
+        put32(r, e + 3, plls[i].reg);
+        put16(r, e + 9, 27);                /* reference clock, MHz */
+        put16(r, lim + 0, 400);             /* VCO min, MHz */
+        put16(r, lim + 2, 1100);            /* VCO max */
+        put16(r, lim + 4, 5);               /* input (ref / M) min */
+        put16(r, lim + 6, 27);              /* input max */
+        put8(r, lim + 8, 1);                /* M */
+        put8(r, lim + 9, 5);
+        put8(r, lim + 10, 1);               /* N */
+        put8(r, lim + 11, 255);
+        put8(r, lim + 12, 0);               /* P (log2 divider) */
+        put8(r, lim + 13, 6);
+        e += VBIOS_PLL_ENTRY_LEN;
+    }
 }
 
 static void build_dcb(uint8_t *r)
@@ -128,6 +183,7 @@ uint8_t *nv50_vbios_build(uint32_t boot0, uint16_t device_id, size_t *size)
 
     build_bit(r, boot0);
     build_dcb(r);
+    build_pll_limits(r);
 
     for (size_t i = 0; i < VBIOS_SIZE - 1; i++) {
         sum += r[i];

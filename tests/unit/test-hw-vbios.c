@@ -10,6 +10,7 @@
 #include "gemu/osdep.h"
 #include "hw/nv50/nv50.h"
 #include <check.h>
+#include <math.h>
 
 static uint8_t *rom;
 static size_t rom_size;
@@ -114,6 +115,62 @@ START_TEST(bit_tables)
 }
 END_TEST
 
+/*
+ * BIT 'C' as nvbios_pll_parse reads it (version 1, table at +8; table
+ * version 0x40): both video PLLs, with limits under which a 65 MHz pixel
+ * clock (the EDID's 1024x768) can be made the way nvkm's single-stage
+ * search makes it: ref / M within the input range, VCO = ref * N / M
+ * within the VCO range, clock = VCO >> P.
+ */
+START_TEST(pll_limits)
+{
+    static const struct {
+        uint8_t type;
+        uint32_t reg;
+    } want[] = { { 0x80, 0x614100 }, { 0x81, 0x614900 } };
+    unsigned ver, len, off, tab, hdr, elen, cnt;
+
+    ck_assert(bit_entry('C', &ver, &len, &off));
+    ck_assert_uint_eq(ver, 1);
+    ck_assert_uint_ge(len, 10);
+    tab = rd16(off + 8);
+    ck_assert_uint_eq(rd8(tab), 0x40);
+    hdr = rd8(tab + 1);
+    elen = rd8(tab + 2);
+    cnt = rd8(tab + 3);
+    ck_assert_uint_ge(elen, 11);
+    ck_assert_uint_eq(cnt, 2);
+    for (unsigned i = 0; i < cnt; i++) {
+        unsigned e = tab + hdr + i * elen, lim = rd16(e + 1);
+        unsigned ref = rd16(e + 9) * 1000;
+        double best = 1e9;
+
+        ck_assert_uint_eq(rd8(e), want[i].type);
+        ck_assert_uint_eq(rd32(e + 3), want[i].reg);
+        ck_assert_uint_eq(ref, 27000);
+        for (unsigned m = rd8(lim + 8); m <= rd8(lim + 9); m++) {
+            unsigned in = ref / m;
+
+            if (in < rd16(lim + 4) * 1000u || in > rd16(lim + 6) * 1000u) {
+                continue;
+            }
+            for (unsigned n = rd8(lim + 10); n <= rd8(lim + 11); n++) {
+                double vco = (double)ref * n / m;
+
+                if (vco < rd16(lim + 0) * 1000.0 ||
+                    vco > rd16(lim + 2) * 1000.0) {
+                    continue;
+                }
+                for (unsigned p = rd8(lim + 12); p <= rd8(lim + 13); p++) {
+                    best = MIN(best, fabs(vco / (1u << p) - 65000.0));
+                }
+            }
+        }
+        ck_assert(best < 65.0);         /* within 0.1% */
+    }
+}
+END_TEST
+
 START_TEST(dcb_outputs)
 {
     unsigned dcb = rd16(0x36), hdr, cnt, len;
@@ -183,6 +240,7 @@ Suite *hw_vbios_suite(void)
 
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, pci_rom_image);
+    tcase_add_test(tc, pll_limits);
     tcase_add_test(tc, bit_tables);
     tcase_add_test(tc, dcb_outputs);
     tcase_add_test(tc, ccb_and_connectors);
