@@ -31,18 +31,18 @@
 #define G84_DEFAULT_QEMU        "qemu-system-x86_64"
 #define G84_DEFAULT_RAM_MIB     512
 #define G84_RAM_BACKEND         "gemu-ram"
-#define G84_HEADS               2
 /* -guest without a terminal or a window: power off this long after boot */
 #define G84_GUEST_BATCH_POWEROFF    5
 
 typedef struct G84Machine {
     NV50State *card;
-    DisplayConsole *con[G84_HEADS];
+    DisplayConsole *con[NV50_HEADS];
     Monitor *mon;
     pid_t qemu;
     bool stopping;              /* QEMU was asked to end */
     QmpClient *qmp;             /* keys from the window to QEMU */
     char *qmp_dir;              /* private directory of QEMU's QMP socket */
+    char *qmp_sock;             /* the socket in it */
 } G84Machine;
 
 static volatile pid_t qemu_pid;
@@ -130,7 +130,7 @@ static DisplayConsole *g84_console(void *opaque, int index)
 {
     G84Machine *m = opaque;
 
-    return index >= 0 && index < G84_HEADS ? m->con[index] : NULL;
+    return index >= 0 && index < NV50_HEADS ? m->con[index] : NULL;
 }
 
 static void g84_quit(void *opaque)
@@ -223,15 +223,13 @@ static void g84_teardown(G84Machine *m, GemuClock *clk)
     monitor_free(m->mon);
     qmp_client_free(m->qmp);
     if (m->qmp_dir) {
-        g_autofree char *sock = g_build_filename(m->qmp_dir, "qmp.sock",
-                                                 NULL);
-
-        unlink(sock);
+        unlink(m->qmp_sock);
         rmdir(m->qmp_dir);
+        g_free(m->qmp_sock);
         g_free(m->qmp_dir);
     }
     nv50_free(m->card);
-    for (int h = 0; h < G84_HEADS; h++) {
+    for (int h = 0; h < NV50_HEADS; h++) {
         display_console_free(m->con[h]);
     }
     gemu_clock_destroy(clk);
@@ -325,7 +323,7 @@ int g84_machine_run(const MachineOptions *opts)
     }
     m.card = card;
     device_reset(DEVICE(card));
-    for (int h = 0; h < G84_HEADS; h++) {
+    for (int h = 0; h < NV50_HEADS; h++) {
         g_autofree char *name = g_strdup_printf("g84 head %d", h);
 
         m.con[h] = display_console_new(name);
@@ -343,10 +341,8 @@ int g84_machine_run(const MachineOptions *opts)
     if (display_has_window()) {
         m.qmp_dir = g_dir_make_tmp("gemu-qmp-XXXXXX", NULL);
         if (m.qmp_dir) {
-            g_autofree char *sock = g_build_filename(m.qmp_dir, "qmp.sock",
-                                                     NULL);
-
-            m.qmp = qmp_client_new(sock);
+            m.qmp_sock = g_build_filename(m.qmp_dir, "qmp.sock", NULL);
+            m.qmp = qmp_client_new(m.qmp_sock);
             display_set_key_handler(qmp_client_key_handler, m.qmp);
         } else {
             gemu_log("g84: no directory for QEMU's QMP socket: "
@@ -397,8 +393,8 @@ int g84_machine_run(const MachineOptions *opts)
     }
     if (m.qmp_dir) {
         g_ptr_array_add(args, g_strdup("-qmp"));
-        g_ptr_array_add(args, g_strdup_printf("unix:%s/qmp.sock,server=on,"
-                                              "wait=off", m.qmp_dir));
+        g_ptr_array_add(args, g_strdup_printf("unix:%s,server=on,wait=off",
+                                              m.qmp_sock));
     }
     /* fd-backed RAM: SYNC_SYSMEM can only pass RAM that has an fd */
     g_ptr_array_add(args, g_strdup("-object"));

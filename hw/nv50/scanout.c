@@ -122,10 +122,6 @@
 
 #define STORAGE_LAYOUT_PITCH    (1u << 20)
 
-#ifndef NV50_HEADS
-#define NV50_HEADS              2
-#endif
-
 /* --- the pure conversion --- */
 
 /*
