@@ -19,14 +19,19 @@ bool g84_guest_prepare(char **kernel, char **initrd, GError **errp);
 
 /*
  * The kernel options the guest always gets: interrupts by polling (QEMU's
- * proxy cannot inject INTx under TCG), and no soft-lockup watchdog --
- * fbcon's first full redraw through BAR1 is one socket round trip per
- * pixel and holds the CPU for ~25 s, which the watchdog reports with a
- * page of stack trace.  No acceleration: PFIFO and PGRAPH are not
- * modelled yet ("-guest-append nouveau.noaccel=0" overrides).
+ * proxy cannot inject INTx under TCG), and none of the watchdogs that
+ * speak up when the CPU is held for long -- fbcon's full redraws through
+ * BAR1 (the takeover, every scroll) are one socket round trip per pixel
+ * and hold the CPU for ~25 s, with interrupts off when printk scrolls.
+ * The soft-lockup detector, the RCU stall warning and the clocksource
+ * watchdog (its HPET reads come late) would each print a report, whose
+ * lines scroll fbcon again: a boot that never ends.  No acceleration:
+ * PFIFO and PGRAPH are not modelled yet ("-guest-append
+ * nouveau.noaccel=0" overrides).
  */
 #define G84_GUEST_CMDLINE \
     "console=ttyS0 panic=-1 irqpoll nolapic_timer nohz=off nosoftlockup " \
+    "rcupdate.rcu_cpu_stall_suppress=1 tsc=reliable " \
     "nouveau.config=NvMSI=0 nouveau.noaccel=1"
 
 #endif

@@ -30,11 +30,16 @@
 # a full-screen redraw (fbcon's takeover, or a scroll once the 48 rows
 # are full) takes about 30 s.  What the console got before the takeover
 # costs nothing more (the takeover draws it); after it about 20 rows are
-# free, and this boot prints about 14 there, so nothing scrolls (more
-# kernel lines would cost 30 s each, not fail the test).  "nosoftlockup":
-# the takeover redraw itself trips the soft lockup detector, whose
-# 40-line report would scroll fbcon for many minutes.  One boot takes
-# about 80 s.
+# free, and this boot prints about 14 there, so nothing scrolls.  A
+# scroll printed by the kernel is worse than slow: printk draws with
+# interrupts off, so the redraw is a 30 s stall of the only CPU, and
+# every watchdog that notices it prints a report whose lines scroll again
+# (a CI run once went from one RCU stall report to a boot that never
+# ended).  So the watchdogs that could speak during a redraw are off, as
+# for "gemu -M g84 -guest" (system/g84.h): "nosoftlockup", the RCU stall
+# warning, and the clocksource watchdog ("tsc=reliable"; under TCG its
+# reads of the HPET during a redraw come late and it says so).  One boot
+# takes about 80 s.
 #
 # Needs qemu-system-x86, linux-image-amd64, initramfs-tools,
 # busybox-static, tesseract-ocr.  Without the kernel, mkinitramfs, QEMU
@@ -64,6 +69,7 @@ trap 'rm -rf "$tmp"' EXIT
 # line), and the boot described above.
 append="console=ttyS0 console=tty0 loglevel=7 panic=-1 noresume"
 append="$append nosoftlockup irqpoll nolapic_timer nohz=off"
+append="$append rcupdate.rcu_cpu_stall_suppress=1 tsc=reliable"
 append="$append nouveau.config=NvMSI=0 nouveau.noaccel=1"
 
 # Debian init's own lines that end on tty0 (initramfs-tools' init and
