@@ -10,6 +10,8 @@
  *                        system/g84-guest.c): guest kernel -> QEMU's proxy
  *                        -> socket -> gemu and back (the reader's own
  *                        start-up, measured with 0 reads, removed).
+ *   gemu-mmio-pinned     the same with "-pin-cpu auto": gemu and QEMU's
+ *                        vCPU thread on one host CPU.
  *   g84-boot-to-fbcon    host seconds from starting gemu -M g84 -guest to
  *                        nouveau's fbcon on fb0 (bench_fbcon below).
  *
@@ -138,9 +140,8 @@ static char *gemu_binary(void)
     return g_build_filename(dir, "..", "gemu", NULL);
 }
 
-static void bench_guest(void)
+static void bench_guest(const char *name, bool pinned)
 {
-    const char *name = "gemu-mmio";
     long n = MAX(1000, (long)(5000 * bench_scale));
     g_autofree char *gemu = gemu_binary();
     g_autofree char *append = g_strdup_printf("gemu.mmiobench=%ld", n);
@@ -159,7 +160,8 @@ static void bench_guest(void)
     }
     {
         char *argv[] = { "timeout", "-k", "10", "300", gemu, "-M", "g84",
-                         "-guest", "-guest-append", append, NULL };
+                         "-guest", "-guest-append", append,
+                         pinned ? "-pin-cpu" : NULL, "auto", NULL };
 
         if (!g_spawn_sync(NULL, argv, NULL,
                           G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
@@ -259,7 +261,10 @@ void bench_g84(const char *filter)
         bench_transport();
     }
     if (!filter || strstr("gemu-mmio", filter) != NULL) {
-        bench_guest();
+        bench_guest("gemu-mmio", false);
+    }
+    if (!filter || strstr("gemu-mmio-pinned", filter) != NULL) {
+        bench_guest("gemu-mmio-pinned", true);
     }
     if (!filter || strstr("g84-boot-to-fbcon", filter) != NULL) {
         bench_fbcon();

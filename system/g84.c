@@ -12,6 +12,7 @@
  */
 #include "gemu/osdep.h"
 #include "gemu/log.h"
+#include "gemu/affinity.h"
 #include "hw/nv50/nv50.h"
 #include "hw/remote/mpqemu.h"
 #include "hw/remote/qmp.h"
@@ -43,6 +44,8 @@ typedef struct G84Machine {
     QmpClient *qmp;             /* keys from the window to QEMU */
     char *qmp_dir;              /* private directory of QEMU's QMP socket */
     char *qmp_sock;             /* the socket in it */
+    bool pin_pending;           /* -pin-cpu: not done yet */
+    int pin_cpu;                /* its CPU, or GEMU_PIN_CPU_AUTO */
 } G84Machine;
 
 static volatile pid_t qemu_pid;
@@ -139,6 +142,29 @@ static void g84_quit(void *opaque)
 }
 
 /*
+ * -pin-cpu, once QEMU has talked to the card: by then its vCPU thread
+ * exists (QEMU creates the CPUs before it realizes -device's).  Failing
+ * is not fatal: the machine only runs slower.
+ */
+static void g84_pin(G84Machine *m)
+{
+    g_autofree char *task_dir = g_strdup_printf("/proc/%ld/task",
+                                                (long)m->qemu);
+    g_autofree char *err = NULL;
+    pid_t tid;
+    int cpu;
+
+    m->pin_pending = false;
+    tid = gemu_vcpu_thread(task_dir, &err);
+    if (!tid || !gemu_pin_with(tid, m->pin_cpu, &cpu, &err)) {
+        gemu_log("gemu: g84: -pin-cpu: %s; not pinned\n", err);
+        return;
+    }
+    gemu_log_mask(LOG_TRACE_MMIO, "g84: gemu and QEMU's vCPU thread %ld "
+                  "on CPU %d\n", (long)tid, cpu);
+}
+
+/*
  * Serve the card until QEMU closes its end; false on a protocol error.
  * Between messages: the card's timers (vblank, PTIMER alarms), the
  * display (window events, new frames) and the monitor.
@@ -205,6 +231,9 @@ static bool serve(G84Machine *m, MPQemuServer *srv, GemuClock *clk)
             if (r < 0) {
                 gemu_error("g84: %s", err->message);
                 return false;
+            }
+            if (m->pin_pending) {
+                g84_pin(m);
             }
         }
     }
@@ -284,6 +313,15 @@ int g84_machine_run(const MachineOptions *opts)
     if (opts->scene) {
         gemu_error("g84: -scene is for the sgx543 machine");
         return 1;
+    }
+    if (opts->pin_cpu) {
+        g_autofree char *perr = NULL;
+
+        if (!gemu_pin_cpu_parse(opts->pin_cpu, &m.pin_cpu, &perr)) {
+            gemu_error("g84: %s", perr);
+            return 1;
+        }
+        m.pin_pending = true;
     }
     for (int i = 0; i < opts->argc; i++) {
         const char *a = opts->argv[i];
@@ -383,6 +421,11 @@ int g84_machine_run(const MachineOptions *opts)
         g_ptr_array_add(args, g_strdup("-no-reboot"));
         g_ptr_array_add(args, g_strdup("-nic"));
         g_ptr_array_add(args, g_strdup("none"));
+    }
+    if (m.pin_pending) {
+        /* thread names, to find the vCPU thread by (-name merges) */
+        g_ptr_array_add(args, g_strdup("-name"));
+        g_ptr_array_add(args, g_strdup("debug-threads=on"));
     }
     for (int i = 0; i < opts->argc; i++) {
         g_ptr_array_add(args, g_strdup(opts->argv[i]));

@@ -18,6 +18,7 @@ typedef struct MachineOptions {
     const char *qemu;           /* -qemu PATH (g84) */
     bool guest;                 /* -guest: boot gemu's Debian guest (g84) */
     const char *guest_append;   /* -guest-append ARGS: more kernel options */
+    const char *pin_cpu;        /* -pin-cpu auto|N (g84), NULL: no pinning */
     int argc;                   /* what follows "--" (g84: QEMU options) */
     char **argv;
 } MachineOptions;

@@ -216,6 +216,20 @@ int sgx543_machine_run(const MachineOptions *opts)
     uint32_t ccb, ctl;
     int status = 0;
 
+    /* options of the g84 machine are a mistake here, not to be ignored */
+    {
+        const char *g84_only = opts->vram ? "-vram"
+                             : opts->qemu ? "-qemu"
+                             : opts->guest ? "-guest"
+                             : opts->guest_append ? "-guest-append"
+                             : opts->pin_cpu ? "-pin-cpu" : NULL;
+
+        if (g84_only) {
+            gemu_error("sgx543: %s is an option of the g84 machine",
+                       g84_only);
+            return 1;
+        }
+    }
     /* a bad -display is the user's typo: say so before any work */
     if (!display_parse_spec(opts->display, &kind, &png_prefix, &err)) {
         gemu_error("%s", err);

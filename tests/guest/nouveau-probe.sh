@@ -21,7 +21,8 @@ trap 'rm -rf "$tmp"' EXIT
 . "$src/tests/guest/lib/nouveau-checks.sh"
 
 boot() {
-    # $1: name, $2: extra kernel options, $3: "png" to pass -screendump
+    # $1: name, $2: extra kernel options, $3: "png" to pass -screendump,
+    # $4: more gemu options
     log="$tmp/$1.log"
     shot="$tmp/$1.png"
     dump=
@@ -30,7 +31,8 @@ boot() {
     fi
     # shellcheck disable=SC2086
     timeout -k 10 "$limit" "$build/gemu" $dump -display none -M g84 \
-        -guest -guest-append "$2 gemu.poweroff=1" </dev/null >"$log" 2>&1
+        ${4:-} -guest -guest-append "$2 gemu.poweroff=1" </dev/null \
+        >"$log" 2>&1
     rc=$?
     if test -n "${GEMU_GUEST_LOG:-}"; then
         cp "$log" "$GEMU_GUEST_LOG-$1.log"
@@ -120,7 +122,13 @@ elif ! command -v qemu-system-x86_64 >/dev/null; then
     ko "qemu-system-x86_64 missing (apt-get install qemu-system-x86)"
 else
     boot noaccel "nouveau.noaccel=1 gemu.tty0=$tty0text" png
-    boot modeset2 "nouveau.modeset=2 nouveau.noaccel=1"
+    # and gemu on one CPU with QEMU's vCPU thread
+    boot modeset2 "nouveau.modeset=2 nouveau.noaccel=1" "" "-pin-cpu auto"
+    if grep -q -- '-pin-cpu:' "$log"; then
+        ko "modeset2: $(grep -a -- '-pin-cpu:' "$log")"
+    else
+        ok "modeset2: -pin-cpu auto put gemu beside QEMU's vCPU thread"
+    fi
     monitor_boot "nouveau.noaccel=1 gemu.tty0=$tty0text"
 fi
 echo "guest: $pass passed, $fail failed"
