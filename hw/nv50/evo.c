@@ -24,7 +24,10 @@
  *  - a base/overlay UPDATE interlocked with the core (bit 0) completes
  *    with that core UPDATE; otherwise at the head's next vblank
  *    (NON_TEARING), or at once (IMMEDIATE, or the head is off), writing
- *    the notifier's STATUS = BEGUN, which is what nouveau waits for.
+ *    the notifier's STATUS = BEGUN, which is what nouveau waits for;
+ *  - a cursor/overlay-immediate (PIO) UPDATE that is not interlocked
+ *    (nouveau's curs507a_update never is) arms at once; scanout.c reads
+ *    the cursor channel's armed SET_CURSOR_HOT_SPOT_POINT_OUT at vblank.
  * GET_CAPABILITIES writes notifier word 1 DONE.
  *
  * A malformed stream (bad opcode, JUMP out of the pushbuffer, data past

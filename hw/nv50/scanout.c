@@ -7,9 +7,10 @@
  * nouveau's console lives there -- else the core channel's head surface
  * (cl507d HEAD_SET_OFFSET/SIZE/STORAGE/PARAMS/CONTEXT_DMA_ISO at
  * 0x860/0x868/0x86c/0x870/0x874 + head * 0x400; nouveau's is the whole
- * mode at VRAM 0, pitch ALIGN(w, 64) * 4, head507d.c:246-276).  Overlays
- * and the cursor are not composed; the viewport (VIEWPORT_POINT_IN/
- * SIZE_IN) is not applied: the whole surface is shown.
+ * mode at VRAM 0, pitch ALIGN(w, 64) * 4, head507d.c:246-276).  The
+ * hardware cursor is blended over it (below); overlays are not composed;
+ * the viewport (VIEWPORT_POINT_IN/SIZE_IN) is not applied: the whole
+ * surface is shown, and the cursor is placed in its coordinates.
  *
  * Facts, and where they come from (Linux 6.1 nouveau; envytools):
  * - Methods (cl507c.h:110-164, cl507d.h:224-280): OFFSET = byte address
@@ -60,8 +61,54 @@
  *   pdisplay's nv50_evo_ctxdma in the owning channel (core 0, base 1 +
  *   head).  The LUT is read through the core's HEAD_SET_CONTEXT_DMA_LUT
  *   (827d 0x85c; the base's own through its DMA_LUT_HANDLE 0xfc).
+ * - Cursor (G84 = core class 827d, head827d.c:29-71; cl827d.h:78-102;
+ *   rnndb nv_evo.xml CTRL_CURSOR): HEAD_SET_CONTROL_CURSOR 0x880 +
+ *   head * 0x400 = ENABLE 31, COMPOSITION 29:28 (0 ALPHA_BLEND, 1
+ *   PREMULT_ALPHA_BLEND, 2 XOR), SIZE 26 (0 32x32, 1 64x64), FORMAT
+ *   25:24 (0 A1R5G5B5, 1 A8R8G8B8), HOT_SPOT_Y 21:16, HOT_SPOT_X 13:8;
+ *   HEAD_SET_OFFSET_CURSOR 0x884 = byte address >> 8 within
+ *   HEAD_SET_CONTEXT_DMA_CURSOR 0x89c (resolved in the core channel;
+ *   nouveau gives the core's VRAM ctxdma, curs507a_prepare).  The
+ *   cursor channel (cl507a, PIO channel 7 + head) has only UPDATE 0x80
+ *   and SET_CURSOR_HOT_SPOT_POINT_OUT 0x84 = X 15:0, Y 31:16; its UPDATE
+ *   is never interlocked by nouveau (curs507a_update) and takes effect
+ *   at once (evo.c).  So the cursor shows the core's armed control/
+ *   offset/ctxdma and the cursor channel's armed point.
+ * - Hot spot: nouveau always arms HOT_SPOT_X/Y = 0 and writes
+ *   POINT_OUT = the plane's crtc_x/crtc_y (wndw.c:357-359), which DRM
+ *   defines as the cursor image's top-left (drm_plane.c
+ *   drm_mode_cursor_universal passes req->x/y unchanged; userspace has
+ *   already subtracted its hotspot).  gemu places pixel (0, 0) at
+ *   POINT_OUT - HOT_SPOT, i.e. at POINT_OUT for nouveau; X and Y are
+ *   16-bit two's complement (nouveau writes negative crtc_x/y for a
+ *   cursor partly off the left/top edge), and whatever lies outside the
+ *   image is clipped.  DRM disables a cursor that is wholly off-screen
+ *   (drm_atomic_helper_check_plane_state: not visible -> curs_clr); an
+ *   enabled cursor wholly off the image is simply not drawn.
+ * - Blending: A8R8G8B8 (nouveau's only cursor format, curs507a_format
+ *   DRM_FORMAT_ARGB8888 -> 0xcf -> FORMAT A8R8G8B8) is blended over the
+ *   converted base pixels (after the base LUT) as COMPOSITION says.
+ *   nouveau 6.1 arms ALPHA_BLEND (head827d.c:64), although DRM takes a
+ *   plane without a "pixel blend mode" property to hold premultiplied
+ *   pixels (drm_blend.c, drm_atomic_state_helper.c: the default is
+ *   DRM_MODE_BLEND_PREMULTI; nv50 cursors get no such property, wndw.c
+ *   creates it only with blend_set, i.e. on GV100+ windows).  gemu
+ *   emulates the hardware, so it does what the armed COMPOSITION names:
+ *   ALPHA_BLEND out = (c * a + d * (255 - a)) / 255 (straight alpha),
+ *   PREMULT out = min(255, c + d * (255 - a) / 255), rounded to nearest;
+ *   premultiplied images armed as ALPHA_BLEND therefore come out darker
+ *   at their soft edges, as they would on the hardware if its
+ *   ALPHA_BLEND is straight alpha (UNVERIFIED).
  *
  * UNVERIFIED:
+ * - Cursor: the image is pitch-linear with packed rows (size x 4 or x 2
+ *   bytes; cl507d has no cursor pitch or layout); ALPHA_BLEND is
+ *   straight alpha and the rounding is to nearest; XOR flips the base's
+ *   B, G, R bits with the cursor's and ignores alpha; A1R5G5B5 has alpha
+ *   0 or 255 and 5-bit components widened by bit replication; no LUT
+ *   applies to cursor pixels; an enabled cursor with CONTEXT_DMA_CURSOR
+ *   0 (cl507d has no such method) is a guest error and is not drawn;
+ *   the cursor sits in the surface's coordinates (no viewport).
  * - A LUT enabled with no LUT ctxdma (handle 0: cl507d has no such
  *   method) is read at VRAM offset 0 + origin.  ISO ctxdmas targeting
  *   guest memory are not shown (LOG_UNIMP).
@@ -90,7 +137,14 @@
  * are only counted when something changed, so a listener that writes a
  * file per frame writes nothing while the picture stands still.  A LUT
  * change redraws everything.  With no valid surface the console gets a
- * NULL surface (once) and the reason is logged once.
+ * NULL surface (once) and the reason is logged once.  The cursor is
+ * part of the image: when it moves, appears, goes, or its pixels (the
+ * VRAM bytes it reads, compared at each vblank) or the surface under it
+ * change, the part of the image it covered is converted afresh from the
+ * previous vblank's surface rows, the cursor is blended where it now
+ * is, and both rectangles join the update.  A bad cursor (beyond its
+ * context DMA or VRAM, unbound handle, bad size/format) is logged once
+ * and not drawn; the surface is still shown.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -109,6 +163,13 @@
 #define HEAD_SET_PARAMS         0x070   /* FORMAT 15:8 */
 #define HEAD_SET_CTXDMA_ISO     0x074   /* 0: no surface */
 #define HEAD_SET_CTXDMA_LUT     0x05c   /* 827d */
+#define HEAD_SET_CONTROL_CURSOR 0x080   /* see armed_cursor */
+#define HEAD_SET_OFFSET_CURSOR  0x084   /* ORIGIN: bytes >> 8 */
+#define HEAD_SET_CTXDMA_CURSOR  0x09c   /* 827d */
+#define CURSOR_ENABLE           (1u << 31)
+
+/* cursor channel (cl507a) */
+#define CURS_SET_HOT_SPOT_POINT_OUT 0x084   /* X 15:0, Y 31:16 */
 
 /* base channel (cl507c), surface 0 */
 #define BASE_SET_CTXDMA_ISO     0x0c0   /* 0: no image */
@@ -429,6 +490,123 @@ bool nv50_scanout_lut_read(const uint8_t *vram, uint64_t vram_size,
     return true;
 }
 
+/* --- the cursor, blended over the converted image --- */
+
+uint32_t nv50_cursor_bytes(const NV50CursorDesc *c)
+{
+    unsigned bpp = c->format == NV50_CURSOR_A8R8G8B8 ? 4 :
+                   c->format == NV50_CURSOR_A1R5G5B5 ? 2 : 0;
+
+    return c->size * c->size * bpp;
+}
+
+bool nv50_cursor_check(const NV50CursorDesc *c, uint64_t vram_size,
+                       char **err)
+{
+    uint64_t len = nv50_cursor_bytes(c);
+
+    if (c->size != 32 && c->size != 64) {
+        *err = g_strdup_printf("cursor size %u (32 or 64)", c->size);
+        return false;
+    }
+    if (!len) {
+        *err = g_strdup_printf("cursor format %u is not one the head can "
+                               "show", c->format);
+        return false;
+    }
+    if (c->composition > NV50_CURSOR_XOR) {
+        *err = g_strdup_printf("cursor composition %u is reserved",
+                               c->composition);
+        return false;
+    }
+    if (c->offset > vram_size || vram_size - c->offset < len) {
+        *err = g_strdup_printf("%ux%u cursor at 0x%" PRIx64 " runs beyond "
+                               "VRAM (%" PRIu64 " MiB)", c->size, c->size,
+                               c->offset, vram_size >> 20);
+        return false;
+    }
+    return true;
+}
+
+bool nv50_cursor_rect(const NV50CursorDesc *c, uint32_t width,
+                      uint32_t height, uint32_t *x0, uint32_t *y0,
+                      uint32_t *x1, uint32_t *y1)
+{
+    int64_t l = MAX((int64_t)c->x, 0), t = MAX((int64_t)c->y, 0);
+    int64_t r = MIN((int64_t)c->x + c->size, (int64_t)width);
+    int64_t b = MIN((int64_t)c->y + c->size, (int64_t)height);
+
+    if (l >= r || t >= b) {
+        return false;
+    }
+    *x0 = l;
+    *y0 = t;
+    *x1 = r;
+    *y1 = b;
+    return true;
+}
+
+/* v / 255, rounded to nearest, for v <= 255 * 255 */
+static inline uint32_t div255(uint32_t v)
+{
+    v += 128;
+    return (v + (v >> 8)) >> 8;
+}
+
+bool nv50_cursor_compose(const uint8_t *vram, uint64_t vram_size,
+                         const NV50CursorDesc *c, uint8_t *dst,
+                         uint32_t width, uint32_t height,
+                         uint32_t dst_pitch, char **err)
+{
+    unsigned bpp = c->format == NV50_CURSOR_A8R8G8B8 ? 4 : 2;
+    uint32_t x0, y0, x1, y1;
+
+    if (!nv50_cursor_check(c, vram_size, err)) {
+        return false;
+    }
+    if (!nv50_cursor_rect(c, width, height, &x0, &y0, &x1, &y1)) {
+        return true;
+    }
+    for (uint32_t y = y0; y < y1; y++) {
+        const uint8_t *src = vram + c->offset +
+                             (uint64_t)(y - c->y) * c->size * bpp +
+                             (uint64_t)((int64_t)x0 - c->x) * bpp;
+        uint8_t *d = dst + (size_t)y * dst_pitch + (size_t)x0 * 4;
+
+        for (uint32_t x = x0; x < x1; x++, src += bpp, d += 4) {
+            uint32_t a, rgb[3];     /* B, G, R as in BGRX */
+
+            if (bpp == 4) {
+                rgb[0] = src[0];
+                rgb[1] = src[1];
+                rgb[2] = src[2];
+                a = src[3];
+            } else {
+                unsigned v = src[0] | src[1] << 8;
+
+                rgb[0] = (v & 0x1f) << 3 | (v & 0x1f) >> 2;
+                rgb[1] = ((v >> 5) & 0x1f) << 3 | ((v >> 5) & 0x1f) >> 2;
+                rgb[2] = ((v >> 10) & 0x1f) << 3 | ((v >> 10) & 0x1f) >> 2;
+                a = v & 0x8000 ? 0xff : 0;
+            }
+            for (int ch = 0; ch < 3; ch++) {
+                switch (c->composition) {
+                case NV50_CURSOR_ALPHA_BLEND:
+                    d[ch] = div255(rgb[ch] * a + d[ch] * (255 - a));
+                    break;
+                case NV50_CURSOR_PREMULT_ALPHA_BLEND:
+                    d[ch] = MIN(255u, rgb[ch] + div255(d[ch] * (255 - a)));
+                    break;
+                default:                /* XOR */
+                    d[ch] ^= rgb[ch];
+                    break;
+                }
+            }
+        }
+    }
+    return true;
+}
+
 /* --- the card side: the armed surface of a head --- */
 
 typedef enum ScanoutState {
@@ -452,6 +630,12 @@ typedef struct NV50ScanoutHead {
     char *why;                  /* why nothing is shown (logged once) */
     char *info;
     uint8_t *dump;              /* nv50_scanout_surface's image */
+    /* the cursor blended into @image, if curs_on */
+    bool curs_on;
+    NV50CursorDesc curs;
+    uint32_t cx0, cy0, cx1, cy1;    /* the part of @image it covers */
+    uint8_t curs_px[NV50_CURSOR_SIZE_MAX * NV50_CURSOR_SIZE_MAX * 4];
+    char *curs_why;             /* why it is not drawn (logged once) */
 } NV50ScanoutHead;
 
 typedef struct NV50Scanout {
@@ -635,6 +819,81 @@ static ScanoutState armed_desc(NV50State *s, int head, NV50ScanoutDesc *d,
     return SCANOUT_OK;
 }
 
+/*
+ * The cursor @head shows, from the armed core head methods and cursor
+ * channel: SCANOUT_OFF if it is disabled, else checked against its
+ * context DMA and VRAM.
+ */
+static ScanoutState armed_cursor(NV50State *s, int head, NV50CursorDesc *c,
+                                 char **err)
+{
+    const uint32_t *core = s->pdisp->chan[NV50_EVO_CORE].armed;
+    const uint32_t *curs = s->pdisp->chan[NV50_EVO_CURS(head)].armed;
+    uint32_t ctl = core[CORE_HEAD_MTHD(head, HEAD_SET_CONTROL_CURSOR) >> 2];
+    uint32_t dma = core[CORE_HEAD_MTHD(head, HEAD_SET_CTXDMA_CURSOR) >> 2];
+    uint32_t pt = curs[CURS_SET_HOT_SPOT_POINT_OUT >> 2];
+    uint64_t start, end;
+    g_autofree char *why = NULL;
+    ScanoutState st;
+
+    if (!(ctl & CURSOR_ENABLE)) {
+        return SCANOUT_OFF;
+    }
+    c->size = ctl & (1u << 26) ? 64 : 32;
+    c->format = (ctl >> 24) & 3;
+    c->composition = (ctl >> 28) & 3;
+    c->offset = (uint64_t)core[CORE_HEAD_MTHD(head,
+                                              HEAD_SET_OFFSET_CURSOR) >> 2]
+                << 8;
+    c->x = (int16_t)(pt & 0xffff) - (int32_t)((ctl >> 8) & 0x3f);
+    c->y = (int16_t)(pt >> 16) - (int32_t)((ctl >> 16) & 0x3f);
+    if (!dma) {
+        *err = g_strdup_printf("head %d: cursor enabled without a context "
+                               "DMA", head);
+        return SCANOUT_GUEST_ERROR;
+    }
+    st = ctxdma(s, head, NV50_EVO_CORE, dma, "cursor", &start, &end, err);
+    if (st != SCANOUT_OK) {
+        return st;
+    }
+    c->offset += start;
+    if (!nv50_cursor_check(c, s->vram_size, &why)) {
+        *err = g_strdup_printf("head %d: %s", head, why);
+        return SCANOUT_GUEST_ERROR;
+    }
+    if (c->offset + nv50_cursor_bytes(c) > end) {
+        *err = g_strdup_printf("head %d: %ux%u cursor at 0x%" PRIx64
+                               " runs past its context DMA (limit 0x%"
+                               PRIx64 ")", head, c->size, c->size,
+                               c->offset, end - 1);
+        return SCANOUT_GUEST_ERROR;
+    }
+    return SCANOUT_OK;
+}
+
+/*
+ * The cursor to draw on @head's image, if any; a bad one is logged once
+ * (per distinct reason) and not drawn.
+ */
+static bool head_cursor(NV50State *s, int head, NV50CursorDesc *c)
+{
+    NV50ScanoutHead *h = &s->scanout->head[head];
+    g_autofree char *err = NULL;
+    ScanoutState st = armed_cursor(s, head, c, &err);
+
+    if (st == SCANOUT_OK || st == SCANOUT_OFF) {
+        g_clear_pointer(&h->curs_why, g_free);
+        return st == SCANOUT_OK;
+    }
+    if (g_strcmp0(h->curs_why, err)) {
+        gemu_log_mask(st == SCANOUT_UNIMP ? LOG_UNIMP : LOG_GUEST_ERROR,
+                      "nv50 scanout: %s (not drawn)\n", err);
+        g_free(h->curs_why);
+        h->curs_why = g_steal_pointer(&err);
+    }
+    return false;
+}
+
 /* "1024x768 XRGB8888 pitch-linear, VRAM 0x50000, pitch 4096" */
 static char *describe(const NV50ScanoutDesc *d)
 {
@@ -653,6 +912,7 @@ bool nv50_scanout_surface(NV50State *s, int head, DisplaySurface *out,
 {
     NV50ScanoutHead *h;
     NV50ScanoutDesc d;
+    NV50CursorDesc curs;
     g_autofree NV50ScanoutLut *lut = NULL;
 
     memset(out, 0, sizeof(*out));
@@ -671,6 +931,13 @@ bool nv50_scanout_surface(NV50State *s, int head, DisplaySurface *out,
     if (!nv50_scanout_convert(s->vram, s->vram_size, &d, h->dump,
                               d.width * 4, err)) {
         return false;
+    }
+    if (head_cursor(s, head, &curs)) {
+        g_autofree char *why = NULL;
+
+        /* checked by armed_cursor: cannot fail */
+        nv50_cursor_compose(s->vram, s->vram_size, &curs, h->dump,
+                            d.width, d.height, d.width * 4, &why);
     }
     out->data = h->dump;
     out->addr = d.offset;
@@ -702,6 +969,7 @@ static void head_free_buffers(NV50ScanoutHead *h)
     g_clear_pointer(&h->dump, g_free);
     g_clear_pointer(&h->why, g_free);
     g_clear_pointer(&h->info, g_free);
+    g_clear_pointer(&h->curs_why, g_free);
 }
 
 void nv50_scanout_fini(NV50State *s)
@@ -726,6 +994,7 @@ void nv50_scanout_set_console(NV50State *s, int head, DisplayConsole *con)
     h->con = con;
     /* the next vblank starts afresh on this console */
     h->shown = false;
+    h->curs_on = false;
     g_clear_pointer(&h->why, g_free);
     g_clear_pointer(&h->info, g_free);
 }
@@ -748,6 +1017,7 @@ static void head_blank(NV50ScanoutHead *h, ScanoutState st, char *why)
         display_console_set_surface(h->con, NULL);
         h->shown = false;
     }
+    h->curs_on = false;
     if (g_strcmp0(h->why, why)) {
         if (st == SCANOUT_GUEST_ERROR) {
             gemu_log_mask(LOG_GUEST_ERROR, "nv50 scanout: %s\n", why);
@@ -786,6 +1056,37 @@ static void head_new_surface(NV50ScanoutHead *h, const NV50ScanoutDesc *d)
     h->shown = true;
 }
 
+/* Put the surface's own pixels back into @h->image over a rectangle. */
+static void head_restore(NV50ScanoutHead *h, uint32_t x0, uint32_t y0,
+                         uint32_t x1, uint32_t y1)
+{
+    uint32_t bpp = nv50_scanout_format_bpp(h->format);
+    uint32_t len = h->width * bpp;
+
+    for (uint32_t y = y0; y < y1; y++) {
+        convert_span(h->format, &h->map, h->identity,
+                     h->shadow + (size_t)y * len + x0 * bpp,
+                     h->image + ((size_t)y * h->width + x0) * 4, x1 - x0);
+    }
+}
+
+static bool cursor_equal(const NV50CursorDesc *a, const NV50CursorDesc *b)
+{
+    return a->offset == b->offset && a->size == b->size &&
+           a->format == b->format && a->composition == b->composition &&
+           a->x == b->x && a->y == b->y;
+}
+
+/* Grow the bounding box [*x0, *x1) x [*y0, *y1) to take in a rectangle. */
+static void box_add(uint32_t *x0, uint32_t *y0, uint32_t *x1, uint32_t *y1,
+                    uint32_t rx0, uint32_t ry0, uint32_t rx1, uint32_t ry1)
+{
+    *x0 = MIN(*x0, rx0);
+    *y0 = MIN(*y0, ry0);
+    *x1 = MAX(*x1, rx1);
+    *y1 = MAX(*y1, ry1);
+}
+
 void nv50_scanout_vblank(NV50State *s, int head)
 {
     NV50ScanoutHead *h;
@@ -793,8 +1094,10 @@ void nv50_scanout_vblank(NV50State *s, int head)
     ColourMap map;
     g_autofree char *err = NULL;
     ScanoutState st;
-    bool full;
+    bool full, curs_on, redraw;
+    NV50CursorDesc curs;
     uint32_t len, bpp, x0 = UINT32_MAX, x1 = 0, y0 = UINT32_MAX, y1 = 0;
+    uint32_t cx0 = 0, cy0 = 0, cx1 = 0, cy1 = 0;
 
     if (head < 0 || head >= NV50_HEADS || !s->scanout->head[head].con) {
         return;
@@ -850,6 +1153,52 @@ void nv50_scanout_vblank(NV50State *s, int head)
         y0 = MIN(y0, y);
         y1 = y + 1;
     }
+
+    /*
+     * The cursor: where it was and where it is now are redrawn when it
+     * moved, appeared, went or changed its pixels, and where it is when
+     * the surface changed under it.
+     */
+    curs_on = head_cursor(s, head, &curs) &&
+              nv50_cursor_rect(&curs, d.width, d.height, &cx0, &cy0, &cx1,
+                               &cy1);
+    redraw = curs_on != h->curs_on;
+    if (curs_on) {
+        const uint8_t *px = s->vram + curs.offset;
+        uint32_t n = nv50_cursor_bytes(&curs);
+
+        redraw |= !cursor_equal(&curs, &h->curs) ||
+                  memcmp(px, h->curs_px, n);
+        memcpy(h->curs_px, px, n);
+        redraw |= y0 != UINT32_MAX && x0 < cx1 && cx0 < x1 && y0 < cy1 &&
+                  cy0 < y1;
+    }
+    if (!full && redraw) {
+        if (h->curs_on) {
+            head_restore(h, h->cx0, h->cy0, h->cx1, h->cy1);
+            box_add(&x0, &y0, &x1, &y1, h->cx0, h->cy0, h->cx1, h->cy1);
+        }
+        if (curs_on) {
+            head_restore(h, cx0, cy0, cx1, cy1);
+        }
+    }
+    if (curs_on && (full || redraw)) {
+        g_autofree char *why = NULL;
+
+        /* checked by armed_cursor: cannot fail */
+        nv50_cursor_compose(s->vram, s->vram_size, &curs, h->image,
+                            d.width, d.height, d.width * 4, &why);
+        box_add(&x0, &y0, &x1, &y1, cx0, cy0, cx1, cy1);
+    }
+    h->curs_on = curs_on;
+    if (curs_on) {
+        h->curs = curs;
+        h->cx0 = cx0;
+        h->cy0 = cy0;
+        h->cx1 = cx1;
+        h->cy1 = cy1;
+    }
+
     if (full) {
         display_console_update(h->con, 0, 0, d.width, d.height);
         display_console_frame(h->con);

@@ -7,7 +7,10 @@
  * (1024x768 XRGB8888, base image interlocked with the core UPDATE), the
  * supervisor interrupts serviced as nv50_disp_intr/nv50_disp_super do,
  * then an image written through BAR1 and read back pixel-exact from the
- * head's console after a vblank; a page flip; vblank interrupts.
+ * head's console after a vblank; a page flip; vblank interrupts.  Then
+ * the hardware cursor: head827d_curs_set/clr in the core channel and
+ * curs507a's position + UPDATE through the cursor PIO channel, the
+ * composed frame read back pixel-exact as it shows, moves and goes.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -424,6 +427,179 @@ START_TEST(modeset_and_scanout)
 }
 END_TEST
 
+/* ---- the cursor (head827d_curs_set/clr, curs507a) ---- */
+
+#define CURS_BO     0x00900000u         /* a 64x64 ARGB8888 cursor BO */
+#define CURS_CHAN   7                   /* cursor 0: PIO channel 7 */
+#define CURS_USER   (0x640000u + CURS_CHAN * 0x1000)
+
+/* nv50_disp_pioc_init */
+static void nvkm_pioc_init(int c)
+{
+    int spins = 0;
+
+    wr32(0x610200 + c * 0x10, 0x00002000);
+    while (rd32(0x610200 + c * 0x10) & 0x00030000) {
+        ck_assert_int_lt(++spins, 10);
+    }
+    wr32(0x610200 + c * 0x10, 0x00000001);
+    while ((rd32(0x610200 + c * 0x10) & 0x00030000) != 0x00010000) {
+        ck_assert_int_lt(++spins, 10);
+    }
+}
+
+/* Cursor pixel (i, j): opaque, transparent and half-covered ones. */
+static uint32_t curs_pattern(uint32_t i, uint32_t j)
+{
+    if ((i + j) % 5 == 0) {
+        return 0x80000000u | (i * 4) << 16 | 0xff << 8 | (j * 4);
+    }
+    if ((i / 8 + j / 8) & 1) {
+        return 0;
+    }
+    return 0xff000000u | (i * 3) << 16 | (j * 3) << 8 | 0x77;
+}
+
+/* the DRM client fills the cursor BO (through BAR1 here) */
+static void draw_cursor(void)
+{
+    for (uint32_t j = 0; j < 64; j++) {
+        for (uint32_t i = 0; i < 64; i += 2) {
+            uint64_t v = curs_pattern(i, j) |
+                         (uint64_t)curs_pattern(i + 1, j) << 32;
+
+            pci_mmio_write(rig.pci, BAR1_GPA + CURS_BO + j * 256 + i * 4,
+                           v, 8);
+        }
+    }
+}
+
+/* core507d_update with a notifier, nothing interlocked; and its wait */
+static void core_update_wait(void)
+{
+    inst_wr32(SYNCBUF + CORE_NTFY, 0);
+    PUSH(&core, 0x084, 0x80000000 | CORE_NTFY);
+    PUSH(&core, 0x080, 0x00000000);
+    PUSH(&core, 0x084, 0);
+    dmac_kick(&core);
+    ck_assert(wait_sync(CORE_NTFY, 1, 1));
+}
+
+/* curs507a_point + curs507a_update (both behind curs507a_space) */
+static void curs_point(int x, int y)
+{
+    ck_assert_uint_ge(rd32(CURS_USER + 0x008) & 0x3f, 4);
+    wr32(CURS_USER + 0x084, (uint16_t)x | (uint32_t)(uint16_t)y << 16);
+    wr32(CURS_USER + 0x080, 0);
+}
+
+/*
+ * The console shows the salt-0 picture with the 64x64 cursor at (cx, cy)
+ * blended as ALPHA_BLEND (straight alpha: c * a + d * (255 - a), /255
+ * rounded; 255 is odd, so no value falls half-way), or without it.
+ */
+static void check_console_cursor(DisplayConsole *con, bool on, int cx,
+                                 int cy)
+{
+    const DisplaySurface *surf = display_console_surface(con);
+
+    ck_assert_ptr_nonnull(surf);
+    ck_assert_uint_eq(surf->width, W);
+    ck_assert_uint_eq(surf->height, H);
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            uint32_t p = pattern(x, y, 0);
+            int i = x - cx, j = y - cy;
+            uint8_t rgba[4];
+
+            if (on && i >= 0 && i < 64 && j >= 0 && j < 64) {
+                uint32_t c = curs_pattern(i, j), a = c >> 24, q = 0;
+
+                for (int sh = 0; sh < 24; sh += 8) {
+                    uint32_t cc = (c >> sh) & 0xff, dd = (p >> sh) & 0xff;
+
+                    q |= ((cc * a + dd * (255 - a) + 127) / 255) << sh;
+                }
+                p = q;
+            }
+            display_surface_get_rgba(surf, x, y, rgba);
+            if (rgba[0] != ((p >> 16) & 0xff) ||
+                rgba[1] != ((p >> 8) & 0xff) || rgba[2] != (p & 0xff)) {
+                ck_abort_msg("pixel (%d, %d): %02x%02x%02x, want %06x "
+                             "(cursor %s at %d, %d)", x, y, rgba[0],
+                             rgba[1], rgba[2], p & 0xffffff,
+                             on ? "on" : "off", cx, cy);
+            }
+        }
+    }
+}
+
+START_TEST(cursor_composed)
+{
+    DisplayConsole *con = display_console_new("head0");
+    g_autofree char *log = NULL;
+    uint64_t frames;
+
+    nv50_scanout_set_console(rig.s, 0, con);
+    drm_display_create();
+    nvkm_pioc_init(CURS_CHAN);
+    draw(FB0, 0);
+    drm_modeset(FB0);
+    ck_assert(wait_sync(CORE_NTFY, 1, 1));
+    ck_assert(wait_sync(BASE_NTFY(0), 0xc0000000, 0x40000000));
+    next_vblank();
+    check_console(con, 0);
+    draw_cursor();
+
+    /*
+     * nv50_disp_atomic_commit_tail: the head's curs_set (core methods),
+     * the cursor plane's point + UPDATE (PIO, not interlocked), then the
+     * core UPDATE.  head827d_curs_set: ENABLE, A8R8G8B8, W64_H64, hot
+     * spot 0, ALPHA_BLEND; OFFSET >> 8; the core's VRAM ctxdma.
+     */
+    PUSH(&core, 0x880, 0x80000000u | 1u << 24 | 1u << 26,
+         CURS_BO >> 8);
+    PUSH(&core, 0x89c, HANDLE_VRAM);
+    curs_point(100, 200);
+    dmac_kick(&core);
+    /* the core UPDATE has not been sent: no cursor yet */
+    next_vblank();
+    check_console(con, 0);
+    core_update_wait();
+    frames = display_console_frames(con);
+    next_vblank();
+    ck_assert_uint_eq(display_console_frames(con), frames + 1);
+    check_console_cursor(con, true, 100, 200);
+    next_vblank();                              /* nothing changed */
+    ck_assert_uint_eq(display_console_frames(con), frames + 1);
+
+    /* a move is a cursor channel write alone, and a new frame */
+    curs_point(W - 20, H - 40);
+    next_vblank();
+    ck_assert_uint_eq(display_console_frames(con), frames + 2);
+    check_console_cursor(con, true, W - 20, H - 40);
+    /* partly off the top left: DRM's crtc_x/y go negative */
+    curs_point(-30, -7);
+    next_vblank();
+    ck_assert_uint_eq(display_console_frames(con), frames + 3);
+    check_console_cursor(con, true, -30, -7);
+
+    /* head827d_curs_clr + core UPDATE: gone */
+    PUSH(&core, 0x880, 1u << 24 | 1u << 26);
+    PUSH(&core, 0x89c, 0);
+    core_update_wait();
+    next_vblank();
+    ck_assert_uint_eq(display_console_frames(con), frames + 4);
+    check_console(con, 0);
+
+    log = rig_log();
+    ck_assert_msg(!strstr(log, "EVO") && !strstr(log, "cursor"), "%s",
+                  log);
+    nv50_scanout_set_console(rig.s, 0, NULL);
+    display_console_free(con);
+}
+END_TEST
+
 Suite *device_nv50_disp_suite(void)
 {
     Suite *s = suite_create("device-nv50-disp");
@@ -432,6 +608,7 @@ Suite *device_nv50_disp_suite(void)
     tcase_add_checked_fixture(tc, rig_setup, rig_teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, modeset_and_scanout);
+    tcase_add_test(tc, cursor_composed);
     suite_add_tcase(s, tc);
     return s;
 }

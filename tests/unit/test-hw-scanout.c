@@ -471,6 +471,276 @@ START_TEST(bad_descriptions)
 }
 END_TEST
 
+/* --- the cursor, on byte arrays --- */
+
+#define CVRAM       0x40000u        /* 256 KiB of "VRAM" */
+#define CURS_AT     0x10000u        /* where the cursor image is */
+
+/* A8R8G8B8 cursor pixel (i, j) of a size @n cursor at CURS_AT. */
+static void curs_put(uint8_t *vram, uint32_t n, uint32_t i, uint32_t j,
+                     uint32_t argb)
+{
+    uint8_t *p = vram + CURS_AT + (j * n + i) * 4;
+
+    p[0] = argb;
+    p[1] = argb >> 8;
+    p[2] = argb >> 16;
+    p[3] = argb >> 24;
+}
+
+/* A BGRX image of @w x @h, every pixel (B, G, R) = @bgr, X = 0xff. */
+static uint8_t *curs_image(uint32_t w, uint32_t h, uint32_t bgr)
+{
+    uint8_t *img = g_malloc((size_t)w * h * 4);
+
+    for (size_t i = 0; i < (size_t)w * h; i++) {
+        img[i * 4 + 0] = bgr;
+        img[i * 4 + 1] = bgr >> 8;
+        img[i * 4 + 2] = bgr >> 16;
+        img[i * 4 + 3] = 0xff;
+    }
+    return img;
+}
+
+static void expect_bgrx(const uint8_t *img, uint32_t w, uint32_t x,
+                        uint32_t y, uint8_t r, uint8_t g, uint8_t b)
+{
+    const uint8_t *p = img + ((size_t)y * w + x) * 4;
+
+    ck_assert_msg(p[2] == r && p[1] == g && p[0] == b && p[3] == 0xff,
+                  "(%u, %u) = R %02x G %02x B %02x X %02x, want %02x %02x "
+                  "%02x ff", x, y, p[2], p[1], p[0], p[3], r, g, b);
+}
+
+/* Blend vectors worked out by hand over a base of R c0, G 80, B 40. */
+START_TEST(cursor_blend_math)
+{
+    g_autofree uint8_t *vram = g_malloc0(CVRAM);
+    g_autofree uint8_t *img = NULL;
+    g_autofree char *err = NULL;
+    NV50CursorDesc c = {
+        .offset = CURS_AT, .size = 32, .format = NV50_CURSOR_A8R8G8B8,
+        .composition = NV50_CURSOR_ALPHA_BLEND,
+    };
+
+    curs_put(vram, 32, 0, 0, 0x80ff0020);   /* half-covered */
+    curs_put(vram, 32, 1, 0, 0xff123456);   /* opaque */
+    curs_put(vram, 32, 2, 0, 0x00ffffff);   /* transparent */
+    curs_put(vram, 32, 3, 0, 0x80800020);   /* premultiplied, half */
+    curs_put(vram, 32, 4, 0, 0x00ffffff);   /* additive if premult */
+    /* straight: R (ff*80 + c0*7f)/ff = 223.6, G 63.75, B 47.9 */
+    img = curs_image(40, 2, 0xc08040);
+    ck_assert_msg(nv50_cursor_compose(vram, CVRAM, &c, img, 40, 2, 40 * 4,
+                                      &err), "%s", err);
+    expect_bgrx(img, 40, 0, 0, 0xe0, 0x40, 0x30);
+    expect_bgrx(img, 40, 1, 0, 0x12, 0x34, 0x56);
+    expect_bgrx(img, 40, 2, 0, 0xc0, 0x80, 0x40);
+    expect_bgrx(img, 40, 3, 0, 0xa0, 0x40, 0x30);
+    expect_bgrx(img, 40, 5, 1, 0xc0, 0x80, 0x40);   /* cursor 0: clear */
+    expect_bgrx(img, 40, 35, 0, 0xc0, 0x80, 0x40);  /* beyond it */
+    g_free(img);
+
+    /* premultiplied: R 80 + c0*7f/ff = 128 + 95.6, G 63.75, B 32 + 31.9 */
+    c.composition = NV50_CURSOR_PREMULT_ALPHA_BLEND;
+    img = curs_image(40, 2, 0xc08040);
+    ck_assert(nv50_cursor_compose(vram, CVRAM, &c, img, 40, 2, 40 * 4,
+                                  &err));
+    expect_bgrx(img, 40, 3, 0, 0xe0, 0x40, 0x40);
+    expect_bgrx(img, 40, 1, 0, 0x12, 0x34, 0x56);
+    expect_bgrx(img, 40, 4, 0, 0xff, 0xff, 0xff);   /* clamped */
+    expect_bgrx(img, 40, 5, 0, 0xc0, 0x80, 0x40);
+    g_free(img);
+
+    /* XOR: alpha ignored */
+    c.composition = NV50_CURSOR_XOR;
+    img = curs_image(40, 2, 0xc08040);
+    ck_assert(nv50_cursor_compose(vram, CVRAM, &c, img, 40, 2, 40 * 4,
+                                  &err));
+    expect_bgrx(img, 40, 1, 0, 0xc0 ^ 0x12, 0x80 ^ 0x34, 0x40 ^ 0x56);
+    expect_bgrx(img, 40, 2, 0, 0x3f, 0x7f, 0xbf);
+    expect_bgrx(img, 40, 5, 0, 0xc0, 0x80, 0x40);
+    g_free(img);
+
+    /* A1R5G5B5: alpha bit 15, 5-bit components replicated */
+    memset(vram + CURS_AT, 0, 32 * 32 * 2);
+    vram[CURS_AT + 0] = 0x1f;               /* 0x801f: opaque blue */
+    vram[CURS_AT + 1] = 0x80;
+    vram[CURS_AT + 2] = 0x10;               /* 0x4210 + no alpha */
+    vram[CURS_AT + 3] = 0x42;
+    vram[CURS_AT + 4] = 0x10;               /* 0xc210: opaque 16,16,16 */
+    vram[CURS_AT + 5] = 0xc2;
+    c.format = NV50_CURSOR_A1R5G5B5;
+    c.composition = NV50_CURSOR_ALPHA_BLEND;
+    img = curs_image(40, 2, 0xc08040);
+    ck_assert(nv50_cursor_compose(vram, CVRAM, &c, img, 40, 2, 40 * 4,
+                                  &err));
+    expect_bgrx(img, 40, 0, 0, 0x00, 0x00, 0xff);
+    expect_bgrx(img, 40, 1, 0, 0xc0, 0x80, 0x40);
+    expect_bgrx(img, 40, 2, 0, 0x84, 0x84, 0x84);
+}
+END_TEST
+
+/* Cursor pixel (i, j) as this test paints it: opaque, coordinates. */
+static uint32_t curs_pattern(uint32_t i, uint32_t j)
+{
+    return 0xff000000u | (i + 1) << 16 | (j + 1) << 8 | 0x55;
+}
+
+/*
+ * Compose a size @n opaque cursor at (@x, @y) over a @w x @h image and
+ * check every pixel against the obvious reference.
+ */
+static void curs_place(uint32_t n, int32_t x, int32_t y, uint32_t w,
+                       uint32_t h, bool expect_some)
+{
+    g_autofree uint8_t *vram = g_malloc0(CVRAM);
+    g_autofree uint8_t *img = curs_image(w, h, 0x102030);
+    g_autofree char *err = NULL;
+    NV50CursorDesc c = {
+        .offset = CURS_AT, .size = n, .format = NV50_CURSOR_A8R8G8B8,
+        .composition = NV50_CURSOR_ALPHA_BLEND, .x = x, .y = y,
+    };
+    uint32_t x0, y0, x1, y1, drawn = 0;
+
+    for (uint32_t j = 0; j < n; j++) {
+        for (uint32_t i = 0; i < n; i++) {
+            curs_put(vram, n, i, j, curs_pattern(i, j));
+        }
+    }
+    ck_assert_msg(nv50_cursor_compose(vram, CVRAM, &c, img, w, h, w * 4,
+                                      &err), "%s", err);
+    for (uint32_t py = 0; py < h; py++) {
+        for (uint32_t px = 0; px < w; px++) {
+            int64_t i = (int64_t)px - x, j = (int64_t)py - y;
+
+            if (i >= 0 && i < n && j >= 0 && j < n) {
+                uint32_t v = curs_pattern(i, j);
+
+                expect_bgrx(img, w, px, py, v >> 16, v >> 8, v);
+                drawn++;
+            } else {
+                expect_bgrx(img, w, px, py, 0x10, 0x20, 0x30);
+            }
+        }
+    }
+    ck_assert_int_eq(drawn > 0, expect_some);
+    ck_assert_int_eq(nv50_cursor_rect(&c, w, h, &x0, &y0, &x1, &y1),
+                     expect_some);
+    if (expect_some) {
+        ck_assert_uint_eq((x1 - x0) * (y1 - y0), drawn);
+        ck_assert_uint_eq(x0, MAX(x, 0));
+        ck_assert_uint_eq(y0, MAX(y, 0));
+    }
+}
+
+START_TEST(cursor_clipping)
+{
+    const uint32_t w = 100, h = 80;
+
+    curs_place(32, 10, 20, w, h, true);         /* wholly inside */
+    curs_place(32, -5, 10, w, h, true);         /* left edge */
+    curs_place(32, 10, -7, w, h, true);         /* top edge */
+    curs_place(32, w - 20, 10, w, h, true);     /* right edge */
+    curs_place(32, 10, h - 3, w, h, true);      /* bottom edge */
+    curs_place(32, -31, -31, w, h, true);       /* one pixel: (31, 31) */
+    curs_place(32, w - 1, h - 1, w, h, true);   /* one pixel: (0, 0) */
+    curs_place(64, -10, -20, w, h, true);
+    curs_place(64, w - 64, h - 64, w, h, true); /* exactly in the corner */
+    curs_place(64, 40, 30, 50, 40, true);       /* larger than the rest */
+    curs_place(64, -5, -5, 20, 20, true);       /* larger than the image */
+    /* wholly off-screen, each side */
+    curs_place(32, -32, 0, w, h, false);
+    curs_place(32, w, 0, w, h, false);
+    curs_place(32, 0, -32, w, h, false);
+    curs_place(32, 0, h, w, h, false);
+    curs_place(64, -32768, 32767, w, h, false);
+}
+END_TEST
+
+/* 32 and 64 rows are packed: 128 and 256 bytes apart. */
+START_TEST(cursor_sizes_packed_rows)
+{
+    g_autofree uint8_t *vram = g_malloc0(CVRAM);
+    g_autofree uint8_t *img = NULL;
+    g_autofree char *err = NULL;
+    NV50CursorDesc c = {
+        .offset = CURS_AT, .size = 32, .format = NV50_CURSOR_A8R8G8B8,
+        .composition = NV50_CURSOR_ALPHA_BLEND, .x = 1, .y = 2,
+    };
+
+    ck_assert_uint_eq(nv50_cursor_bytes(&c), 32 * 32 * 4);
+    /* byte offsets written by hand */
+    memcpy(vram + CURS_AT + 31 * 128 + 31 * 4, "\x01\x02\x03\xff", 4);
+    memcpy(vram + CURS_AT + 1 * 128 + 0 * 4, "\x04\x05\x06\xff", 4);
+    img = curs_image(70, 70, 0);
+    ck_assert(nv50_cursor_compose(vram, CVRAM, &c, img, 70, 70, 70 * 4,
+                                  &err));
+    expect_bgrx(img, 70, 32, 33, 0x03, 0x02, 0x01);
+    expect_bgrx(img, 70, 1, 3, 0x06, 0x05, 0x04);
+    expect_bgrx(img, 70, 33, 33, 0, 0, 0);
+    g_free(img);
+
+    c.size = 64;
+    ck_assert_uint_eq(nv50_cursor_bytes(&c), 64 * 64 * 4);
+    memcpy(vram + CURS_AT + 63 * 256 + 63 * 4, "\x07\x08\x09\xff", 4);
+    memcpy(vram + CURS_AT + 1 * 256 + 32 * 4, "\x0a\x0b\x0c\xff", 4);
+    img = curs_image(70, 70, 0);
+    ck_assert(nv50_cursor_compose(vram, CVRAM, &c, img, 70, 70, 70 * 4,
+                                  &err));
+    expect_bgrx(img, 70, 64, 65, 0x09, 0x08, 0x07);
+    expect_bgrx(img, 70, 33, 3, 0x0c, 0x0b, 0x0a);
+    /* the 32x32 image's pixels (31, 31) and (0, 1) are (63, 15) and
+     * (32, 0) of a 64x64 one */
+    expect_bgrx(img, 70, 64, 17, 0x03, 0x02, 0x01);
+    expect_bgrx(img, 70, 33, 2, 0x06, 0x05, 0x04);
+    expect_bgrx(img, 70, 32, 33, 0, 0, 0);
+}
+END_TEST
+
+static void expect_cursor_error(const NV50CursorDesc *c, uint64_t vram_size,
+                                const char *what)
+{
+    g_autofree uint8_t *vram = g_malloc0(vram_size);
+    g_autofree uint8_t *img = curs_image(8, 8, 0x123456);
+    g_autofree uint8_t *copy = g_memdup2(img, 8 * 8 * 4);
+    g_autofree char *err = NULL;
+
+    ck_assert(!nv50_cursor_check(c, vram_size, &err));
+    ck_assert_msg(strstr(err, what), "\"%s\" lacks \"%s\"", err, what);
+    g_clear_pointer(&err, g_free);
+    memset(vram, 0xff, vram_size);
+    ck_assert(!nv50_cursor_compose(vram, vram_size, c, img, 8, 8, 8 * 4,
+                                   &err));
+    ck_assert_msg(strstr(err, what), "\"%s\" lacks \"%s\"", err, what);
+    ck_assert(!memcmp(img, copy, 8 * 8 * 4));   /* untouched */
+}
+
+START_TEST(cursor_bad_descriptions)
+{
+    NV50CursorDesc c = {
+        .offset = CVRAM - 32 * 32 * 4, .size = 32,
+        .format = NV50_CURSOR_A8R8G8B8,
+    };
+    g_autofree char *err = NULL;
+
+    /* the last 4 KiB of VRAM is fine, 4 bytes further is not */
+    ck_assert_msg(nv50_cursor_check(&c, CVRAM, &err), "%s", err);
+    c.offset += 4;
+    expect_cursor_error(&c, CVRAM, "beyond VRAM");
+    c.offset = 0xffffffffull << 8;
+    expect_cursor_error(&c, CVRAM, "beyond VRAM");
+    c.offset = 0;
+    c.size = 48;
+    expect_cursor_error(&c, CVRAM, "cursor size 48");
+    c.size = 64;
+    c.format = 2;
+    expect_cursor_error(&c, CVRAM, "cursor format 2");
+    c.format = NV50_CURSOR_A1R5G5B5;
+    c.composition = 3;
+    expect_cursor_error(&c, CVRAM, "composition 3");
+}
+END_TEST
+
 /* --- on a card: armed state, -screendump, consoles --- */
 
 #define INST        NV50_TEST_DISP_INST
@@ -998,6 +1268,283 @@ START_TEST(console_error_logged_once)
 }
 END_TEST
 
+/*
+ * The cursor on a card: head 0 shows a CW x CH XRGB8888 surface; the
+ * cursor's control, offset and context DMA are armed in the core (cl827d
+ * 0x880/0x884/0x89c) and its position in cursor channel 7 (cl507a 0x84),
+ * as head827d_curs_set and curs507a_point leave them.  The test cursor
+ * is opaque or fully transparent, so the expected frame is a plain
+ * choice between the surface's and the cursor's pixel, read from VRAM
+ * by this file's own address arithmetic.
+ */
+#define CW          128
+#define CH          96
+#define CPITCH      512
+#define CURSOR      0x300000u
+#define CURS(m)     (s->pdisp->chan[NV50_EVO_CURS(0)].armed[(m) >> 2])
+#define CTL_ON      (1u << 31)
+#define CTL_64      (1u << 26)
+#define CTL_ARGB    (1u << 24)
+
+static uint32_t big_pattern(uint32_t x, uint32_t y)
+{
+    return 0x5a000000u | (x * 2) << 16 | (y * 2) << 8 | ((x + y) & 0xff);
+}
+
+/* Cursor pixel (i, j): a checkerboard of opaque and transparent. */
+static uint32_t curs_pixel(uint32_t i, uint32_t j)
+{
+    return ((i / 4 + j / 4) & 1) ? 0x00ffffffu :
+           0xff000000u | (0xc0 + i) << 16 | (0x40 + j) << 8 | 0x0f;
+}
+
+static void big_card_setup(NV50State *s, uint32_t n)
+{
+    for (uint32_t y = 0; y < CH; y++) {
+        for (uint32_t x = 0; x < CW; x++) {
+            nv50_vram_wr32(s, SURF + y * CPITCH + x * 4, big_pattern(x, y));
+        }
+    }
+    for (uint32_t j = 0; j < n; j++) {
+        for (uint32_t i = 0; i < n; i++) {
+            nv50_vram_wr32(s, CURSOR + (j * n + i) * 4, curs_pixel(i, j));
+        }
+    }
+    arm_core(s, SURF, CW, CH, 1u << 20 | (CPITCH >> 8) << 8, 0xcf);
+}
+
+static void arm_cursor(NV50State *s, uint32_t ctl, int x, int y)
+{
+    CORE(0x880) = ctl;
+    CORE(0x884) = CURSOR >> 8;
+    CORE(0x89c) = 0xf0000001;
+    CURS(0x84) = (uint16_t)x | (uint32_t)(uint16_t)y << 16;
+}
+
+/* @img (BGRX, CW wide) is the surface with a size @n cursor at (cx, cy) */
+static void expect_frame(NV50State *s, const uint8_t *img, bool on,
+                         uint32_t n, int cx, int cy)
+{
+    for (int y = 0; y < CH; y++) {
+        for (int x = 0; x < CW; x++) {
+            uint32_t v = nv50_vram_rd32(s, SURF + y * CPITCH + x * 4);
+            const uint8_t *p = img + (y * CW + x) * 4;
+            int i = x - cx, j = y - cy;
+
+            if (on && i >= 0 && i < (int)n && j >= 0 && j < (int)n) {
+                uint32_t c = nv50_vram_rd32(s, CURSOR + (j * n + i) * 4);
+
+                if (c >> 24) {
+                    v = c;
+                }
+            }
+            if (p[0] != (v & 0xff) || p[1] != ((v >> 8) & 0xff) ||
+                p[2] != ((v >> 16) & 0xff)) {
+                ck_abort_msg("(%d, %d) = %02x%02x%02x, want %06x (cursor "
+                             "%s at %d, %d)", x, y, p[2], p[1], p[0],
+                             v & 0xffffff, on ? "on" : "off", cx, cy);
+            }
+        }
+    }
+}
+
+static int count_in_log(FILE *log, const char *what)
+{
+    g_autofree char *buf = g_malloc0(8192);
+    const char *p;
+    size_t n;
+    int count = 0;
+
+    fflush(log);
+    rewind(log);
+    n = fread(buf, 1, 8191, log);
+    buf[n] = 0;
+    for (p = buf; (p = strstr(p, what)); p++) {
+        count++;
+    }
+    return count;
+}
+
+START_TEST(scanout_cursor_armed)
+{
+    NV50State *s = card();
+    DisplaySurface surf;
+    g_autofree char *err = NULL;
+    FILE *log = tmpfile();
+
+    gemu_loglevel = LOG_GUEST_ERROR;
+    gemu_log_set_file(log);
+    big_card_setup(s, 32);
+    /* armed but disabled (head827d_curs_clr): the surface alone */
+    arm_cursor(s, CTL_ARGB | CTL_64, 10, 20);
+    CORE(0x89c) = 0;
+    ck_assert_msg(nv50_scanout_surface(s, 0, &surf, &err), "%s", err);
+    expect_frame(s, surf.data, false, 32, 0, 0);
+
+    /* head827d_curs_set: 32x32 A8R8G8B8, ALPHA_BLEND, hot spot 0 */
+    arm_cursor(s, CTL_ON | CTL_ARGB, 10, 20);
+    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    expect_frame(s, surf.data, true, 32, 10, 20);
+    /* POINT_OUT is where the hot spot goes */
+    arm_cursor(s, CTL_ON | CTL_ARGB | 3 << 8 | 5 << 16, 10, 20);
+    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    expect_frame(s, surf.data, true, 32, 7, 15);
+    /* negative, 16-bit: partly off the top left */
+    arm_cursor(s, CTL_ON | CTL_ARGB, -10, -5);
+    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    expect_frame(s, surf.data, true, 32, -10, -5);
+    /* and the bottom right */
+    arm_cursor(s, CTL_ON | CTL_ARGB, CW - 7, CH - 30);
+    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    expect_frame(s, surf.data, true, 32, CW - 7, CH - 30);
+    /* 64x64 */
+    big_card_setup(s, 64);
+    arm_cursor(s, CTL_ON | CTL_ARGB | CTL_64, 40, 30);
+    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    expect_frame(s, surf.data, true, 64, 40, 30);
+    ck_assert_int_eq(count_in_log(log, "cursor"), 0);
+
+    /* bad cursors: the surface is shown, the cursor is not, logged once */
+    /* OFFSET is relative to the context DMA's start */
+    bind(s, 0, 0xf0000003, 0x1080, CURSOR - 0x100000, 0x200000);
+    CORE(0x89c) = 0xf0000003;
+    CORE(0x884) = 0x100000 >> 8;
+    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    expect_frame(s, surf.data, true, 64, 40, 30);
+    bind(s, 0, 0xf0000002, 0x1060, CURSOR, 0x1000);  /* 4 KiB: too small */
+    CORE(0x89c) = 0xf0000002;
+    CORE(0x884) = 0;
+    for (int i = 0; i < 3; i++) {
+        ck_assert_msg(nv50_scanout_surface(s, 0, &surf, &err), "%s", err);
+        expect_frame(s, surf.data, false, 64, 0, 0);
+    }
+    ck_assert_int_eq(count_in_log(log, "64x64 cursor at 0x300000 runs past "
+                                  "its context DMA (limit 0x300fff)"), 1);
+    CORE(0x89c) = 0xf0000009;                       /* not bound */
+    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    expect_frame(s, surf.data, false, 64, 0, 0);
+    ck_assert_int_eq(count_in_log(log, "cursor context DMA 0xf0000009 is "
+                                  "not bound"), 1);
+    CORE(0x89c) = 0xf0000001;
+    CORE(0x884) = ((16u << 20) - 0x2000) >> 8;      /* 8 KiB of 16 left */
+    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    expect_frame(s, surf.data, false, 64, 0, 0);
+    ck_assert_int_eq(count_in_log(log, "beyond VRAM"), 1);
+    CORE(0x884) = CURSOR >> 8;
+    CORE(0x880) = CTL_ON | CTL_ARGB | 3u << 28;     /* reserved blend */
+    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    expect_frame(s, surf.data, false, 64, 0, 0);
+    ck_assert_int_eq(count_in_log(log, "composition 3"), 1);
+    /* good again */
+    CORE(0x880) = CTL_ON | CTL_ARGB | CTL_64;
+    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    expect_frame(s, surf.data, true, 64, 40, 30);
+    gemu_log_set_file(NULL);
+    gemu_loglevel = 0;
+    fclose(log);
+    card_free(s);
+}
+END_TEST
+
+/* What the console is told when the cursor moves, shows, hides, changes. */
+START_TEST(console_cursor_dirty)
+{
+    NV50State *s = card();
+    DisplayConsole *con = display_console_new("head0");
+    Capture *c = capture(con);
+    const DisplaySurface *cs;
+
+    big_card_setup(s, 32);
+    nv50_scanout_set_console(s, 0, con);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 1, 0, 0, CW, CH);
+    ck_assert_uint_eq(c->frames, 1);
+    cs = display_console_surface(con);
+
+    /* shown: its rectangle */
+    arm_cursor(s, CTL_ON | CTL_ARGB, 10, 20);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 2, 10, 20, 32, 32);
+    ck_assert_uint_eq(c->frames, 2);
+    expect_frame(s, cs->data, true, 32, 10, 20);
+    nv50_scanout_vblank(s, 0);                  /* standing still */
+    ck_assert_int_eq(c->updates, 2);
+    ck_assert_uint_eq(c->frames, 2);
+
+    /* moved: where it was and where it is */
+    arm_cursor(s, CTL_ON | CTL_ARGB, 50, 40);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 3, 10, 20, 72, 52);
+    ck_assert_uint_eq(c->frames, 3);
+    expect_frame(s, cs->data, true, 32, 50, 40);
+
+    /* its image changes in VRAM (transparent -> opaque) */
+    nv50_vram_wr32(s, CURSOR + (5 * 32 + 4) * 4, 0xff010203);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 4, 50, 40, 32, 32);
+    expect_frame(s, cs->data, true, 32, 50, 40);
+
+    /* the surface changes under it (a transparent and an opaque pixel) */
+    nv50_vram_wr32(s, SURF + 44 * CPITCH + 58 * 4, 0x00abcdef);
+    nv50_vram_wr32(s, SURF + 41 * CPITCH + 51 * 4, 0x00fedcba);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 5, 50, 40, 32, 32);
+    ck_assert_uint_eq(cs->data[(44 * CW + 58) * 4 + 2], 0xab);
+    expect_frame(s, cs->data, true, 32, 50, 40);
+    /* and beside it: the bounding box of both */
+    nv50_vram_wr32(s, SURF + 90 * CPITCH + 100 * 4, 0x00111111);
+    nv50_vram_wr32(s, SURF + 50 * CPITCH + 60 * 4, 0x00222222);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 6, 50, 40, 51, 51);
+    expect_frame(s, cs->data, true, 32, 50, 40);
+    /* away from it: the cursor is left alone */
+    nv50_vram_wr32(s, SURF + 2 * CPITCH + 3 * 4, 0x00333333);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 7, 3, 2, 1, 1);
+    expect_frame(s, cs->data, true, 32, 50, 40);
+
+    /* partly off the bottom left, through a hot spot */
+    arm_cursor(s, CTL_ON | CTL_ARGB | 8 << 8 | 2 << 16, 0, CH - 6);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 8, 0, 40, 82, CH - 40);
+    expect_frame(s, cs->data, true, 32, -8, CH - 8);
+
+    /* wholly off-screen: it goes */
+    arm_cursor(s, CTL_ON | CTL_ARGB, CW, 0);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 9, 0, CH - 8, 24, 8);
+    expect_frame(s, cs->data, false, 32, 0, 0);
+    nv50_scanout_vblank(s, 0);
+    ck_assert_int_eq(c->updates, 9);
+
+    /* back, then hidden (head827d_curs_clr) */
+    arm_cursor(s, CTL_ON | CTL_ARGB, 20, 30);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 10, 20, 30, 32, 32);
+    expect_frame(s, cs->data, true, 32, 20, 30);
+    CORE(0x880) = CTL_ARGB | CTL_64;
+    CORE(0x89c) = 0;
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 11, 20, 30, 32, 32);
+    ck_assert_uint_eq(c->frames, 11);
+    expect_frame(s, cs->data, false, 32, 0, 0);
+    nv50_scanout_vblank(s, 0);
+    ck_assert_uint_eq(c->frames, 11);
+
+    /* a new surface (set_console again) draws the cursor with it */
+    arm_cursor(s, CTL_ON | CTL_ARGB, 100, 70);
+    nv50_scanout_set_console(s, 0, con);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 12, 0, 0, CW, CH);
+    cs = display_console_surface(con);
+    expect_frame(s, cs->data, true, 32, 100, 70);
+
+    nv50_scanout_set_console(s, 0, NULL);
+    display_console_free(con);
+    card_free(s);
+}
+END_TEST
+
 Suite *hw_scanout_suite(void)
 {
     Suite *s = suite_create("hw-scanout");
@@ -1011,6 +1558,10 @@ Suite *hw_scanout_suite(void)
     tcase_add_test(tc, lut_read_layout);
     tcase_add_test(tc, surface_beyond_vram);
     tcase_add_test(tc, bad_descriptions);
+    tcase_add_test(tc, cursor_blend_math);
+    tcase_add_test(tc, cursor_clipping);
+    tcase_add_test(tc, cursor_sizes_packed_rows);
+    tcase_add_test(tc, cursor_bad_descriptions);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("card");
@@ -1022,6 +1573,8 @@ Suite *hw_scanout_suite(void)
     tcase_add_test(tc, console_dirty_rectangles);
     tcase_add_test(tc, console_block_linear);
     tcase_add_test(tc, console_error_logged_once);
+    tcase_add_test(tc, scanout_cursor_armed);
+    tcase_add_test(tc, console_cursor_dirty);
     suite_add_tcase(s, tc);
     return s;
 }

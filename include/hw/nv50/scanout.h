@@ -2,7 +2,8 @@
  * nv50 scanout surfaces as pure data: a description of what a head reads
  * from VRAM (offset, size, pitch, pitch-linear or block-linear layout,
  * EVO surface format, LUT) and its conversion into a host image the ui/
- * layer shows (DISPLAY_FORMAT_BGRX8888, packed rows).  No card needed:
+ * layer shows (DISPLAY_FORMAT_BGRX8888, packed rows), and the hardware
+ * cursor blended over that image.  No card needed:
  * the unit tests drive it on plain byte arrays.  hw/nv50/scanout.c has
  * the facts (formats, GOBs, LUT layout) and where they come from.
  *
@@ -78,6 +79,57 @@ bool nv50_scanout_check(const NV50ScanoutDesc *d, uint64_t vram_size,
 bool nv50_scanout_convert(const uint8_t *vram, uint64_t vram_size,
                           const NV50ScanoutDesc *d, uint8_t *dst,
                           uint32_t dst_pitch, char **err);
+
+/*
+ * The hardware cursor (cl827d HEAD_SET_CONTROL_CURSOR 0x880, _OFFSET_
+ * CURSOR 0x884, _CONTEXT_DMA_CURSOR 0x89c; cl507a SET_CURSOR_HOT_SPOT_
+ * POINT_OUT 0x84): a square image of packed rows in VRAM, blended over
+ * the converted surface.  hw/nv50/scanout.c has the facts.
+ */
+#define NV50_CURSOR_A1R5G5B5        0       /* CONTROL_CURSOR FORMAT 25:24 */
+#define NV50_CURSOR_A8R8G8B8        1
+#define NV50_CURSOR_ALPHA_BLEND     0       /* COMPOSITION 29:28 */
+#define NV50_CURSOR_PREMULT_ALPHA_BLEND 1
+#define NV50_CURSOR_XOR             2
+#define NV50_CURSOR_SIZE_MAX        64
+
+typedef struct NV50CursorDesc {
+    uint64_t offset;            /* VRAM byte address of pixel (0, 0) */
+    uint32_t size;              /* 32 or 64: size x size pixels */
+    unsigned format;            /* NV50_CURSOR_A1R5G5B5 / _A8R8G8B8 */
+    unsigned composition;       /* NV50_CURSOR_ALPHA_BLEND, ... */
+    /* image position of pixel (0, 0): POINT_OUT - HOT_SPOT, may be < 0 */
+    int32_t x, y;
+} NV50CursorDesc;
+
+/* Bytes of cursor image @c reads from VRAM (0 if the format is bad). */
+uint32_t nv50_cursor_bytes(const NV50CursorDesc *c);
+
+/*
+ * Is @c a cursor the head can show out of @vram_size bytes of VRAM?
+ * False with *err (g_free) set: bad size, format or composition, or
+ * pixels beyond VRAM.
+ */
+bool nv50_cursor_check(const NV50CursorDesc *c, uint64_t vram_size,
+                       char **err);
+
+/*
+ * The part of a @width x @height image that cursor @c covers: columns
+ * [*x0, *x1), rows [*y0, *y1).  False if it is wholly off the image.
+ */
+bool nv50_cursor_rect(const NV50CursorDesc *c, uint32_t width,
+                      uint32_t height, uint32_t *x0, uint32_t *y0,
+                      uint32_t *x1, uint32_t *y1);
+
+/*
+ * Blend cursor @c (its pixels in @vram) over @dst, a BGRX8888 image of
+ * @width x @height pixels, rows @dst_pitch apart, clipped to it.
+ * Checks @c first (nv50_cursor_check); never reads outside @vram.
+ */
+bool nv50_cursor_compose(const uint8_t *vram, uint64_t vram_size,
+                         const NV50CursorDesc *c, uint8_t *dst,
+                         uint32_t width, uint32_t height,
+                         uint32_t dst_pitch, char **err);
 
 /*
  * Read the 257 LUT entries at VRAM byte address @addr (the head's
