@@ -179,6 +179,7 @@ static bool serve(G84Machine *m, MPQemuServer *srv, GemuClock *clk)
             { .fd = srv->resample_fd, .events = POLLIN },
         };
         int n = 2, nmon = 0, qi = -1;
+        bool pending = mpqemu_server_pending(srv);
         int64_t deadline = gemu_clock_next_deadline(clk);
         int64_t now = gemu_clock_get_ns(clk);
         int timeout;
@@ -193,7 +194,7 @@ static bool serve(G84Machine *m, MPQemuServer *srv, GemuClock *clk)
             qi = n++;
         }
         deadline = MIN(deadline, next_ui);
-        timeout = deadline <= now ? 0
+        timeout = deadline <= now || pending ? 0
                 : (int)MIN((deadline - now + 999999) / 1000000, 1000);
         r = poll(pfd, n, timeout);
         if (r < 0 && errno != EINTR) {
@@ -211,8 +212,11 @@ static bool serve(G84Machine *m, MPQemuServer *srv, GemuClock *clk)
                 qmp_client_tick(m->qmp, now);
             }
         }
-        if (r <= 0) {
+        if (r <= 0 && !pending) {
             continue;
+        }
+        for (int i = 0; r < 0 && i < n; i++) {
+            pfd[i].revents = 0;         /* interrupted: nothing is known */
         }
         if (m->mon) {
             monitor_dispatch(m->mon, pfd + 2, nmon);
@@ -223,7 +227,7 @@ static bool serve(G84Machine *m, MPQemuServer *srv, GemuClock *clk)
         if (srv->resample_fd >= 0 && (pfd[1].revents & POLLIN)) {
             mpqemu_server_resample(srv);
         }
-        if (pfd[0].revents) {
+        if (pfd[0].revents || pending) {
             r = mpqemu_server_handle_one(srv, &err);
             if (r == 0) {
                 return true;

@@ -301,73 +301,105 @@ static void close_fds(const int *fds, int n)
     }
 }
 
-/*
- * Read exactly len bytes; fds that arrive on the way are collected.
- * Returns len, 0 on end of stream before the first byte, -1 on error.
- */
-static ssize_t recv_full(MPQemuServer *srv, uint8_t *buf, size_t len,
-                         int *fds, int *num_fds, GError **errp)
+/* Forget what was read and not handled (after an error). */
+static void drop_unhandled(MPQemuServer *srv)
 {
-    size_t got = 0;
+    close_fds(srv->rfds, MIN(srv->rnum_fds, MPQEMU_MAX_FDS));
+    srv->rnum_fds = 0;
+    srv->rlen = 0;
+}
 
-    while (got < len) {
-        union {
-            struct cmsghdr align;
-            char buf[CMSG_SPACE(sizeof(int) * MPQEMU_MAX_FDS)];
-        } ctl;
-        struct iovec iov = { .iov_base = buf + got, .iov_len = len - got };
-        struct msghdr mh = {
-            .msg_iov = &iov, .msg_iovlen = 1,
-            .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf),
-        };
-        ssize_t r = recvmsg(srv->fd, &mh, MSG_CMSG_CLOEXEC);
+/*
+ * One recvmsg into what is free of srv->rbuf (at least one whole message:
+ * the caller reads only while no whole message is buffered).  Returns the
+ * bytes read, 0 at end of stream, -1 on error.
+ */
+static ssize_t read_more(MPQemuServer *srv, GError **errp)
+{
+    union {
+        struct cmsghdr align;
+        char buf[CMSG_SPACE(sizeof(int) * MPQEMU_MAX_FDS)];
+    } ctl;
+    struct iovec iov = {
+        .iov_base = srv->rbuf + srv->rlen,
+        .iov_len = sizeof(srv->rbuf) - srv->rlen,
+    };
+    struct msghdr mh = {
+        .msg_iov = &iov, .msg_iovlen = 1,
+        .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf),
+    };
+    ssize_t r;
 
-        if (r < 0 && errno == EINTR) {
+    do {
+        r = recvmsg(srv->fd, &mh, MSG_CMSG_CLOEXEC);
+    } while (r < 0 && errno == EINTR);
+    if (r < 0) {
+        g_set_error(errp, MPQEMU_ERROR, 0, "mpqemu: socket read: %s",
+                    strerror(errno));
+        return -1;
+    }
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+        bool second = srv->rnum_fds > 0;
+        int n;
+
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) {
             continue;
         }
-        if (r < 0) {
-            g_set_error(errp, MPQEMU_ERROR, 0, "mpqemu: socket read: %s",
-                        strerror(errno));
-            return -1;
-        }
-        for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c;
-             c = CMSG_NXTHDR(&mh, c)) {
-            int n;
+        n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (int i = 0; i < n; i++) {
+            int fd;
 
-            if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) {
-                continue;
-            }
-            n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-            for (int i = 0; i < n; i++) {
-                int fd;
-
-                memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-                if (*num_fds < MPQEMU_MAX_FDS) {
-                    fds[(*num_fds)++] = fd;
-                } else {
-                    close(fd);
-                    *num_fds = MPQEMU_MAX_FDS + 1;  /* too many: reject */
+            memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+            if (!second && srv->rnum_fds < MPQEMU_MAX_FDS) {
+                srv->rfds[srv->rnum_fds++] = fd;
+            } else {
+                close(fd);
+                if (!second) {
+                    srv->rnum_fds = MPQEMU_MAX_FDS + 1;  /* refused */
                 }
             }
         }
-        if (mh.msg_flags & MSG_CTRUNC) {
-            g_set_error(errp, MPQEMU_ERROR, 0,
-                        "mpqemu: more file descriptors than %d in a message",
-                        MPQEMU_MAX_FDS);
+        if (second) {
+            g_set_error(errp, MPQEMU_ERROR, 0, "mpqemu: file descriptors "
+                        "for a message whose last ones were not used yet");
             return -1;
         }
-        if (r == 0) {
-            if (got == 0) {
-                return 0;
-            }
-            g_set_error(errp, MPQEMU_ERROR, 0,
-                        "mpqemu: connection closed in the middle of a "
-                        "message (%zu of %zu bytes)", got, len);
-            return -1;
-        }
-        got += r;
+        srv->rfds_end = srv->rlen + r;
     }
-    return len;
+    if (mh.msg_flags & MSG_CTRUNC) {
+        g_set_error(errp, MPQEMU_ERROR, 0,
+                    "mpqemu: more file descriptors than %d in a message",
+                    MPQEMU_MAX_FDS);
+        return -1;
+    }
+    srv->rlen += r;
+    return r;
+}
+
+/*
+ * The length of the whole message at the start of srv->rbuf, with its
+ * header parsed into *msg; 0 if it is not all there yet, -1 if the header
+ * is bad.
+ */
+static ssize_t buffered_message(const MPQemuServer *srv, MPQemuMsg *msg,
+                                GError **errp)
+{
+    if (srv->rlen < MPQEMU_HDR_SIZE) {
+        return 0;
+    }
+    if (!mpqemu_parse_header(srv->rbuf, msg, errp)) {
+        return -1;
+    }
+    return srv->rlen >= MPQEMU_HDR_SIZE + msg->size
+           ? (ssize_t)(MPQEMU_HDR_SIZE + msg->size) : 0;
+}
+
+bool mpqemu_server_pending(const MPQemuServer *srv)
+{
+    MPQemuMsg msg;
+
+    /* a bad header counts: handle_one reports it */
+    return buffered_message(srv, &msg, NULL) != 0;
 }
 
 static bool send_ret(MPQemuServer *srv, uint64_t val, GError **errp)
@@ -512,34 +544,49 @@ static bool dispatch(MPQemuServer *srv, MPQemuMsg *msg, GError **errp)
 
 int mpqemu_server_handle_one(MPQemuServer *srv, GError **errp)
 {
-    uint8_t hdr[MPQEMU_HDR_SIZE], payload[MPQEMU_MAX_PAYLOAD];
-    int fds[MPQEMU_MAX_FDS + 1];
+    int fds[MPQEMU_MAX_FDS + 1] = { 0 };
     int num_fds = 0;
     MPQemuMsg msg;
-    ssize_t r;
+    ssize_t len;
 
-    r = recv_full(srv, hdr, sizeof(hdr), fds, &num_fds, errp);
-    if (r <= 0) {
-        close_fds(fds, MIN(num_fds, MPQEMU_MAX_FDS));
-        return r;
-    }
-    if (!mpqemu_parse_header(hdr, &msg, errp)) {
-        close_fds(fds, MIN(num_fds, MPQEMU_MAX_FDS));
-        return -1;
-    }
-    if (msg.size &&
-        recv_full(srv, payload, msg.size, fds, &num_fds, errp) <= 0) {
-        if (errp && !*errp) {
-            g_set_error(errp, MPQEMU_ERROR, 0, "mpqemu: connection closed "
-                        "in the middle of a message");
+    while ((len = buffered_message(srv, &msg, errp)) == 0) {
+        ssize_t r = read_more(srv, errp);
+
+        if (r < 0) {
+            drop_unhandled(srv);
+            return -1;
         }
-        close_fds(fds, MIN(num_fds, MPQEMU_MAX_FDS));
+        if (r == 0) {
+            size_t had = srv->rlen;
+
+            drop_unhandled(srv);
+            if (had == 0) {
+                return 0;
+            }
+            g_set_error(errp, MPQEMU_ERROR, 0, "mpqemu: connection closed "
+                        "in the middle of a message (%zu bytes of it)", had);
+            return -1;
+        }
+    }
+    if (len < 0) {
+        drop_unhandled(srv);
         return -1;
     }
-    if (!mpqemu_parse_payload(&msg, payload, fds, num_fds, errp)) {
+    /* the fds are this message's if they came with one of its bytes */
+    if (srv->rnum_fds && srv->rfds_end <= (size_t)len) {
+        num_fds = srv->rnum_fds;
+        memcpy(fds, srv->rfds, sizeof(fds));
+        srv->rnum_fds = 0;
+    }
+    if (!mpqemu_parse_payload(&msg, srv->rbuf + MPQEMU_HDR_SIZE, fds,
+                              num_fds, errp)) {
         close_fds(fds, MIN(num_fds, MPQEMU_MAX_FDS));
+        drop_unhandled(srv);
         return -1;
     }
+    srv->rlen -= len;
+    memmove(srv->rbuf, srv->rbuf + len, srv->rlen);
+    srv->rfds_end -= srv->rnum_fds ? len : 0;
     srv->messages++;
     if (trace_enabled(TRACE_MPQEMU_MSG)) {
         if (msg.cmd == MPQEMU_CMD_BAR_READ ||

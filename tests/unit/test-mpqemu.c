@@ -370,6 +370,93 @@ START_TEST(test_server_sysmem)
 }
 END_TEST
 
+/* BAR_READ's payload: addr, val, size, memory */
+static void bar_payload(uint8_t *p, uint64_t addr, uint32_t size)
+{
+    memset(p, 0, 24);
+    memcpy(p, &addr, 8);
+    memcpy(p + 16, &size, 4);
+    p[20] = 1;
+}
+
+/*
+ * What arrives in one read is handled one message at a time: the second
+ * of two messages written at once waits in the server (pending), and fds
+ * go with the message they were sent with, not with the one before.
+ */
+START_TEST(test_server_buffered_messages)
+{
+    uint8_t two[2 * (MPQEMU_HDR_SIZE + 24)], p[24];
+    int fds[2] = { eventfd(0, EFD_NONBLOCK), eventfd(0, EFD_NONBLOCK) };
+    uint64_t cnt = 0;
+
+    cfg(MPQEMU_CMD_PCI_CFGWRITE, 0x10, 0xfd000000, 4);
+    cfg(MPQEMU_CMD_PCI_CFGWRITE, 0x04, PCI_COMMAND_MEMORY, 2);
+    bar(MPQEMU_CMD_BAR_WRITE, 0xfd000200, 0x1234, 4);
+    ck_assert(!mpqemu_server_pending(L.srv));
+
+    /* two BAR reads in one write: PMC_BOOT_0, then PMC_ENABLE */
+    put_hdr(two, MPQEMU_CMD_BAR_READ, 24);
+    bar_payload(two + MPQEMU_HDR_SIZE, 0xfd000000, 4);
+    put_hdr(two + MPQEMU_HDR_SIZE + 24, MPQEMU_CMD_BAR_READ, 24);
+    bar_payload(two + 2 * MPQEMU_HDR_SIZE + 24, 0xfd000200, 4);
+    ck_assert_int_eq(write(L.qemu, two, sizeof(two)), sizeof(two));
+    ck_assert_int_eq(mpqemu_server_handle_one(L.srv, NULL), 1);
+    ck_assert(mpqemu_server_pending(L.srv));
+    ck_assert_uint_eq(recv_ret(), 0x084000a2);
+    ck_assert_int_eq(mpqemu_server_handle_one(L.srv, NULL), 1);
+    ck_assert(!mpqemu_server_pending(L.srv));
+    ck_assert_uint_eq(recv_ret(), 0x1234);
+
+    /*
+     * a message without fds, then SET_IRQFD with its two, before the
+     * server reads: the fds are SET_IRQFD's (INTx then reaches them)
+     */
+    bar_payload(p, 0xfd000000, 4);
+    send_msg(MPQEMU_CMD_BAR_READ, p, 24, NULL, 0);
+    send_msg(MPQEMU_CMD_SET_IRQFD, NULL, 0, fds, 2);
+    ck_assert_int_eq(mpqemu_server_handle_one(L.srv, NULL), 1);
+    ck_assert_uint_eq(recv_ret(), 0x084000a2);
+    ck_assert_int_eq(mpqemu_server_handle_one(L.srv, NULL), 1);
+    ck_assert(!mpqemu_server_pending(L.srv));
+    pci_set_irq(PCI_DEVICE(L.card), 1);
+    ck_assert_int_eq(read(fds[0], &cnt, 8), 8);
+    ck_assert_uint_eq(cnt, 1);
+
+    /* a message that comes in pieces is put together */
+    put_hdr(two, MPQEMU_CMD_BAR_READ, 24);
+    bar_payload(two + MPQEMU_HDR_SIZE, 0xfd000000, 4);
+    ck_assert_int_eq(write(L.qemu, two, 7), 7);
+    ck_assert(!mpqemu_server_pending(L.srv));
+    ck_assert_int_eq(write(L.qemu, two + 7, MPQEMU_HDR_SIZE + 24 - 7),
+                     MPQEMU_HDR_SIZE + 24 - 7);
+    ck_assert_int_eq(mpqemu_server_handle_one(L.srv, NULL), 1);
+    ck_assert_uint_eq(recv_ret(), 0x084000a2);
+    close(fds[0]);
+    close(fds[1]);
+}
+END_TEST
+
+/* fds sent with a message that takes none: refused, not kept for later */
+START_TEST(test_server_stray_fds)
+{
+    int fd = eventfd(0, EFD_NONBLOCK);
+    uint8_t p[24];
+    GError *err = NULL;
+
+    bar_payload(p, 0xfd000000, 4);
+    send_msg(MPQEMU_CMD_BAR_READ, p, 24, &fd, 1);
+    close(fd);
+    ck_assert_int_eq(mpqemu_server_handle_one(L.srv, &err), -1);
+    ck_assert_ptr_nonnull(err);
+    g_clear_error(&err);
+    ck_assert(!mpqemu_server_pending(L.srv));
+    ck_assert_int_eq(L.srv->rnum_fds, 0);
+    /* the link goes on with the next message */
+    ck_assert_uint_eq(cfg(MPQEMU_CMD_PCI_CFGREAD, 0x00, 0, 2), 0x10de);
+}
+END_TEST
+
 START_TEST(test_server_irqfd)
 {
     int fds[2] = { eventfd(0, EFD_NONBLOCK), eventfd(0, EFD_NONBLOCK) };
@@ -415,6 +502,8 @@ Suite *mpqemu_suite(void)
     tcase_add_test(ts, test_server_unexpected_ret);
     tcase_add_test(ts, test_server_sysmem);
     tcase_add_test(ts, test_server_irqfd);
+    tcase_add_test(ts, test_server_buffered_messages);
+    tcase_add_test(ts, test_server_stray_fds);
     suite_add_tcase(s, ts);
     return s;
 }

@@ -116,6 +116,20 @@ struct MPQemuServer {
     int level;                  /* INTx as the function drives it */
     uint64_t irq_signals;       /* eventfd writes (for tests) */
     uint64_t messages;
+    /*
+     * What was read but not handled yet: one recvmsg takes a message's
+     * header and payload at once, and sometimes the start of the next
+     * (QEMU does not wait for an answer to SYNC_SYSMEM or SET_IRQFD).
+     * File descriptors come with the last byte a recvmsg returns (the
+     * kernel ends a read after the data they were sent with, and QEMU
+     * sends each message with one sendmsg), so they belong to the
+     * message that holds byte rfds_end - 1.
+     */
+    uint8_t rbuf[2 * (MPQEMU_HDR_SIZE + MPQEMU_MAX_PAYLOAD)];
+    size_t rlen;
+    int rfds[MPQEMU_MAX_FDS + 1];
+    int rnum_fds;               /* MPQEMU_MAX_FDS + 1: too many (refused) */
+    size_t rfds_end;
 };
 
 /*
@@ -132,6 +146,12 @@ void mpqemu_server_free(MPQemuServer *srv);
  * *errp set on a malformed message or a socket error.
  */
 int mpqemu_server_handle_one(MPQemuServer *srv, GError **errp);
+
+/*
+ * A whole message is already read and waits to be handled: call
+ * mpqemu_server_handle_one even though the socket may not be readable.
+ */
+bool mpqemu_server_pending(const MPQemuServer *srv);
 
 /* The resample eventfd fired: re-signal INTx if it is still asserted. */
 void mpqemu_server_resample(MPQemuServer *srv);
