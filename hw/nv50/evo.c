@@ -24,7 +24,8 @@
  *  - a base/overlay UPDATE interlocked with the core (bit 0) completes
  *    with that core UPDATE; otherwise at the head's next vblank
  *    (NON_TEARING), or at once (IMMEDIATE, or the head is off), writing
- *    the notifier's STATUS = BEGUN, which is what nouveau waits for;
+ *    the notifier's STATUS = BEGUN, which is what nouveau waits for
+ *    (base: word 0 bits 31:30; overlay: word 3 bits 31:16, cl827e);
  *  - a cursor/overlay-immediate (PIO) UPDATE that is not interlocked
  *    (nouveau's curs507a_update never is) arms at once; scanout.c reads
  *    the cursor channel's armed SET_CURSOR_HOT_SPOT_POINT_OUT at vblank.
@@ -81,6 +82,14 @@
 #define WNDW_SET_CONTEXT_DMA_NOTIFIER 0x0a4
 #define BASE_BEGIN_IMMEDIATE    1
 #define WNDW_NTFY_BEGUN         0x40000000u /* STATUS 31:30 = BEGUN */
+/*
+ * The overlay's notifier is another format (cl827e NV_DISP_NOTIFICATION_1,
+ * 16 bytes): word 3 = STATUS 31:16 (0x8000 NOT_BEGUN, 0xffff BEGUN, 0
+ * FINISHED), PRESENT_COUNT 7:0; nouveau waits for BEGUN there
+ * (ovly827e_ntfy_wait_begun).
+ */
+#define OVLY_NTFY_WORD          3
+#define OVLY_NTFY_BEGUN         0xffff0000u
 
 #define NTFY_AWAKEN             (1u << 30)
 
@@ -473,8 +482,11 @@ static void evo_chan_update_done(NV50State *s, int c)
                           a[WNDW_SET_SEMAPHORE_RELEASE >> 2]);
         }
         if (ch->update_ntfy_dma) {
+            bool ovly = c == NV50_EVO_OVLY(0) || c == NV50_EVO_OVLY(1);
+
             evo_notify(s, c, EVO_UPDATE, ch->update_ntfy_ctl,
-                       ch->update_ntfy_dma, 0, WNDW_NTFY_BEGUN);
+                       ch->update_ntfy_dma, ovly ? OVLY_NTFY_WORD : 0,
+                       ovly ? OVLY_NTFY_BEGUN : WNDW_NTFY_BEGUN);
         }
     }
     evo_run(s, c);

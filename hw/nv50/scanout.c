@@ -8,9 +8,10 @@
  * (cl507d HEAD_SET_OFFSET/SIZE/STORAGE/PARAMS/CONTEXT_DMA_ISO at
  * 0x860/0x868/0x86c/0x870/0x874 + head * 0x400; nouveau's is the whole
  * mode at VRAM 0, pitch ALIGN(w, 64) * 4, head507d.c:246-276).  The
- * hardware cursor is blended over it (below); overlays are not composed;
- * the viewport (VIEWPORT_POINT_IN/SIZE_IN) is not applied: the whole
- * surface is shown, and the cursor is placed in its coordinates.
+ * overlay is composed over it and the hardware cursor blended on top
+ * (both below); the viewport (VIEWPORT_POINT_IN/SIZE_IN) is not applied:
+ * the whole surface is shown, and overlay and cursor are placed in its
+ * coordinates.
  *
  * Facts, and where they come from (Linux 6.1 nouveau; envytools):
  * - Methods (cl507c.h:110-164, cl507d.h:224-280): OFFSET = byte address
@@ -99,6 +100,66 @@
  *   premultiplied images armed as ALPHA_BLEND therefore come out darker
  *   at their soft edges, as they would on the hardware if its
  *   ALPHA_BLEND is straight alpha (UNVERIFIED).
+ * - Overlay (G84 = overlay class 827e, ovly827e.c, ovly507e.c:
+ *   ovly507e_scale_set; cl827e.h, cl507e.h; rnndb nv_evo.xml
+ *   NV_EVO_OVERLAY): EVO DMA channel 3 + head.  SET_CONTEXT_DMA_ISO 0xc0
+ *   (0: no overlay -- base507c_image_clr, which nouveau's overlays use,
+ *   writes 0), SURFACE_SET_OFFSET/SIZE/STORAGE/PARAMS 0x800/0x808/0x80c/
+ *   0x810 laid out as the base's; formats A8R8G8B8 0xcf, A1R5G5B5 0xe9,
+ *   A2B10G10R10 0xd1 (827e adds it) and the YUV VE8YO8UE8YE8 0x28 (DRM
+ *   YUYV) / YO8VE8YE8UE8 0x29 (UYVY), PARAMS COLOR_SPACE 1:0 (RGB,
+ *   YUV_601, YUV_709; nouveau: RGB, or 601 for YUV, wndw.c:208-224).
+ *   SET_POINT_IN 0xe0 (X 14:0, Y 30:16) and SET_SIZE_IN 0xe4 (WIDTH
+ *   14:0, HEIGHT 30:16) are the shown rectangle of the surface;
+ *   SET_SIZE_OUT 0xe8 has a WIDTH 14:0 only in cl507e/cl827e (rnndb
+ *   calls it wh15).  nouveau writes src_x/y, src_w/h and crtc_w
+ *   unclipped (wndw.c:324-330) and refuses scaling
+ *   (ovly507e_acquire: DRM_PLANE_NO_SCALING), so SIZE_OUT = SIZE_IN
+ *   there.  SET_COMPOSITION_CONTROL 0x100 MODE 3:0: 0 SOURCE_COLOR_
+ *   VALUE_KEYING, 1 DESTINATION_COLOR_VALUE_KEYING, 2 OPAQUE_SUSPEND_
+ *   BASE, the one nouveau arms; SET_KEY_COLOR 0x104, SET_KEY_MASK 0x108
+ *   (32 bits each, no layout given; NVIDIA's cl507e.h).  The position
+ *   comes from the overlay-immediate PIO channel 5 + head, which
+ *   nouveau drives with curs507a's functions (oimm507b.c): SET_POINT_OUT
+ *   0x84 = X 15:0, Y 31:16 = the plane's crtc_x/y (wndw.c:357-359,
+ *   negative when partly off the top/left), UPDATE 0x80 never
+ *   interlocked, armed at once (evo.c).  The overlay's own UPDATE is
+ *   interlocked with the core in a modeset, else taken at the vblank.
+ *   The overlay ISO ctxdma is resolved in the overlay channel.
+ *   OPAQUE_SUSPEND_BASE: overlay pixels replace the base's (after the
+ *   base's LUT) wherever the overlay is, alpha ignored; the cursor goes
+ *   on top (DRM's plane order primary < overlay < cursor; the hardware
+ *   order is UNVERIFIED).
+ *
+ * UNVERIFIED (overlay):
+ * - The SIZE_OUT rectangle is SIZE_OUT.WIDTH x SIZE_IN.HEIGHT (no
+ *   vertical scaling; bits 30:16 of SIZE_OUT ignored) and its pixel
+ *   (0, 0) is at POINT_OUT (16-bit signed, like the cursor's); whatever
+ *   lies outside the image is clipped.  SIZE_OUT != SIZE_IN scales
+ *   nearest-neighbour: output (i, j) shows source (POINT_IN.X + i *
+ *   SIZE_IN.W / SIZE_OUT.W, POINT_IN.Y + j * SIZE_IN.H / SIZE_OUT.H)
+ *   (the hardware surely filters).  A source rectangle not within the
+ *   surface, an empty SIZE_IN/SIZE_OUT, a reserved mode, a format not in
+ *   the 827e list (I8, R5G6B5, A8B8G8R8 included) are guest errors.
+ * - Colour keys compare the 8-bit R, G, B of a pixel as 0x00RRGGBB,
+ *   masked by KEY_MASK (bits 23:0), with KEY_COLOR: SOURCE keying drops
+ *   overlay pixels equal to the key (the base shows), DESTINATION keying
+ *   shows the overlay only where the base pixel (after its LUT, before
+ *   the cursor) equals the key.  The real key layout may follow the
+ *   surfaces' own formats.
+ * - No LUT applies to overlay pixels (cl827e has no LUT methods; rnndb's
+ *   OVERLAY_LUT 0xb4 and DMA_LUT_HANDLE 0xb0 are not modelled); 10-bit
+ *   components are truncated as for the base.  COLOR_SPACE is ignored
+ *   for RGB formats.
+ * - YUV (component names from cl827e: 0x28 is, from the LSB, Y of the
+ *   even pixel, U, Y of the odd pixel, V = bytes Y0 U Y1 V, which is DRM
+ *   YUYV as nouveau maps it; 0x29 = bytes U Y0 V Y1 = UYVY): both pixels
+ *   of a 4-byte pair take its U and V (no chroma interpolation); limited
+ *   range (Y 16-235), BT.601 coefficients unless COLOR_SPACE is YUV_709
+ *   (RGB and the reserved value 3 are taken as 601), in 8.8 fixed point
+ *   (R = (298 (Y-16) + 409 (V-128) + 128) >> 8, G = ... - 100 (U-128)
+ *   - 208 (V-128), B = ... + 516 (U-128); 709: 459; -55, -136; 541),
+ *   clamped.  A YUV surface of odd width is a guest error.
  *
  * UNVERIFIED:
  * - Cursor: the image is pitch-linear with packed rows (size x 4 or x 2
@@ -144,7 +205,14 @@
  * previous vblank's surface rows, the cursor is blended where it now
  * is, and both rectangles join the update.  A bad cursor (beyond its
  * context DMA or VRAM, unbound handle, bad size/format) is logged once
- * and not drawn; the surface is still shown.
+ * and not drawn; the surface is still shown.  The overlay is composed
+ * after the surface rows and before the cursor: when it moves, appears,
+ * goes, changes its armed state or its source pixels (the VRAM bytes of
+ * its POINT_IN/SIZE_IN rectangle, kept at each vblank), or the surface
+ * changes under it, its old rectangle is converted afresh from the
+ * surface rows, it is composed where it now is, and both rectangles join
+ * the update; the cursor is redrawn (over surface and overlay) where
+ * that touched it.  A bad overlay is logged once and not drawn.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -180,6 +248,17 @@
 #define BASE_SURFACE_SET_SIZE   0x808
 #define BASE_SURFACE_SET_STORAGE 0x80c
 #define BASE_SURFACE_SET_PARAMS 0x810
+
+/* overlay channel (cl827e) and overlay-immediate channel (cl507b) */
+#define OVLY_SET_CTXDMA_ISO     0x0c0   /* 0: no overlay */
+#define OVLY_SET_POINT_IN       0x0e0   /* X 14:0, Y 30:16 */
+#define OVLY_SET_SIZE_IN        0x0e4   /* WIDTH 14:0, HEIGHT 30:16 */
+#define OVLY_SET_SIZE_OUT       0x0e8   /* WIDTH 14:0 */
+#define OVLY_SET_COMPOSITION    0x100   /* MODE 3:0 */
+#define OVLY_SET_KEY_COLOR      0x104
+#define OVLY_SET_KEY_MASK       0x108
+#define OVLY_SURFACE_SET_OFFSET 0x800   /* as the base's */
+#define OIMM_SET_POINT_OUT      0x084   /* X 15:0, Y 31:16 */
 
 #define STORAGE_LAYOUT_PITCH    (1u << 20)
 
@@ -226,6 +305,15 @@ const char *nv50_scanout_format_name(unsigned format)
     return NULL;
 }
 
+/* Bytes per pixel of any surface format, the overlay's YUV included. */
+static unsigned surface_bpp(unsigned format)
+{
+    if (format == NV50_OVLY_YUYV || format == NV50_OVLY_UYVY) {
+        return 2;               /* a 4-byte pair of pixels */
+    }
+    return nv50_scanout_format_bpp(format);
+}
+
 /* A LUT entry (14-bit fraction, UNVERIFIED) as 8 bits, rounded. */
 static uint8_t lut_out8(uint32_t e)
 {
@@ -261,7 +349,7 @@ static void colour_map_build(ColourMap *m, const NV50ScanoutLut *lut)
 /* Bytes of one row that the head reads: width * bpp. */
 static uint64_t row_len(const NV50ScanoutDesc *d)
 {
-    return (uint64_t)d->width * nv50_scanout_format_bpp(d->format);
+    return (uint64_t)d->width * surface_bpp(d->format);
 }
 
 /* VRAM address of the first byte of row @y (block-linear: of GOB 0). */
@@ -294,10 +382,10 @@ static uint64_t surface_end(const NV50ScanoutDesc *d)
            (len - gob * NV50_GOB_WIDTH);
 }
 
-bool nv50_scanout_check(const NV50ScanoutDesc *d, uint64_t vram_size,
-                        char **err)
+/* nv50_scanout_check with @bpp the format's bytes per pixel (0: bad) */
+static bool surface_check(const NV50ScanoutDesc *d, unsigned bpp,
+                          uint64_t vram_size, char **err)
 {
-    unsigned bpp = nv50_scanout_format_bpp(d->format);
     uint64_t len, end;
 
     if (!d->width || !d->height) {
@@ -342,6 +430,13 @@ bool nv50_scanout_check(const NV50ScanoutDesc *d, uint64_t vram_size,
         return false;
     }
     return true;
+}
+
+bool nv50_scanout_check(const NV50ScanoutDesc *d, uint64_t vram_size,
+                        char **err)
+{
+    return surface_check(d, nv50_scanout_format_bpp(d->format), vram_size,
+                         err);
 }
 
 /*
@@ -528,13 +623,17 @@ bool nv50_cursor_check(const NV50CursorDesc *c, uint64_t vram_size,
     return true;
 }
 
-bool nv50_cursor_rect(const NV50CursorDesc *c, uint32_t width,
-                      uint32_t height, uint32_t *x0, uint32_t *y0,
-                      uint32_t *x1, uint32_t *y1)
+/*
+ * A w x h rectangle at (x, y), clipped to a @width x @height image:
+ * columns [*x0, *x1), rows [*y0, *y1); false if nothing is left.
+ */
+static bool clip_rect(int32_t x, int32_t y, uint32_t w, uint32_t h,
+                      uint32_t width, uint32_t height, uint32_t *x0,
+                      uint32_t *y0, uint32_t *x1, uint32_t *y1)
 {
-    int64_t l = MAX((int64_t)c->x, 0), t = MAX((int64_t)c->y, 0);
-    int64_t r = MIN((int64_t)c->x + c->size, (int64_t)width);
-    int64_t b = MIN((int64_t)c->y + c->size, (int64_t)height);
+    int64_t l = MAX((int64_t)x, 0), t = MAX((int64_t)y, 0);
+    int64_t r = MIN((int64_t)x + w, (int64_t)width);
+    int64_t b = MIN((int64_t)y + h, (int64_t)height);
 
     if (l >= r || t >= b) {
         return false;
@@ -544,6 +643,14 @@ bool nv50_cursor_rect(const NV50CursorDesc *c, uint32_t width,
     *x1 = r;
     *y1 = b;
     return true;
+}
+
+bool nv50_cursor_rect(const NV50CursorDesc *c, uint32_t width,
+                      uint32_t height, uint32_t *x0, uint32_t *y0,
+                      uint32_t *x1, uint32_t *y1)
+{
+    return clip_rect(c->x, c->y, c->size, c->size, width, height,
+                     x0, y0, x1, y1);
 }
 
 /* v / 255, rounded to nearest, for v <= 255 * 255 */
@@ -607,6 +714,198 @@ bool nv50_cursor_compose(const uint8_t *vram, uint64_t vram_size,
     return true;
 }
 
+/* --- the overlay, composed over the converted base image --- */
+
+bool nv50_overlay_check(const NV50OverlayDesc *o, uint64_t vram_size,
+                        char **err)
+{
+    const NV50ScanoutDesc *d = &o->surf;
+
+    bool yuv = d->format == NV50_OVLY_YUYV || d->format == NV50_OVLY_UYVY;
+
+    if (!yuv && d->format != NV50_SURFACE_A8R8G8B8 &&
+        d->format != NV50_SURFACE_A1R5G5B5 &&
+        d->format != NV50_SURFACE_A2B10G10R10) {
+        *err = g_strdup_printf("surface format 0x%02x is not an overlay "
+                               "format", d->format);
+        return false;
+    }
+    if (d->lut) {
+        *err = g_strdup("overlay with a LUT");
+        return false;
+    }
+    if (yuv && (d->width & 1)) {
+        *err = g_strdup_printf("YUV overlay of odd width %u", d->width);
+        return false;
+    }
+    if (!surface_check(d, surface_bpp(d->format), vram_size, err)) {
+        return false;
+    }
+    if (!o->in_w || !o->in_h || !o->out_w || !o->out_h) {
+        *err = g_strdup_printf("empty overlay (SIZE_IN %ux%u, SIZE_OUT "
+                               "%ux%u)", o->in_w, o->in_h, o->out_w,
+                               o->out_h);
+        return false;
+    }
+    if ((uint64_t)o->in_x + o->in_w > d->width ||
+        (uint64_t)o->in_y + o->in_h > d->height) {
+        *err = g_strdup_printf("overlay source %ux%u at (%u, %u) is not "
+                               "within its %ux%u surface", o->in_w, o->in_h,
+                               o->in_x, o->in_y, d->width, d->height);
+        return false;
+    }
+    if (o->mode > NV50_OVLY_OPAQUE) {
+        *err = g_strdup_printf("overlay composition mode %u is reserved",
+                               o->mode);
+        return false;
+    }
+    return true;
+}
+
+bool nv50_overlay_rect(const NV50OverlayDesc *o, uint32_t width,
+                       uint32_t height, uint32_t *x0, uint32_t *y0,
+                       uint32_t *x1, uint32_t *y1)
+{
+    return clip_rect(o->x, o->y, o->out_w, o->out_h, width, height,
+                     x0, y0, x1, y1);
+}
+
+/* (v + 128) >> 8, clamped to 0-255 */
+static inline uint8_t yuv_clamp(int32_t v)
+{
+    return v < -128 ? 0 : MIN((v + 128) >> 8, 255);
+}
+
+/*
+ * Convert pixels [x, x + n) of a YUYV/UYVY @row into BGRX at @dst: the
+ * two pixels of a 4-byte pair share its U and V; limited-range BT.601
+ * (or BT.709 for COLOR_SPACE YUV_709), 8.8 fixed point.
+ */
+static void yuv_span(unsigned format, unsigned color_space,
+                     const uint8_t *row, uint32_t x, uint32_t n,
+                     uint8_t *dst)
+{
+    /* Y (even, odd), U, V byte of a pair */
+    const unsigned *at = format == NV50_OVLY_YUYV ?
+                         (const unsigned[]){ 0, 2, 1, 3 } :
+                         (const unsigned[]){ 1, 3, 0, 2 };
+    /* R from V, G from U, G from V, B from U; Y scale 298 */
+    const int32_t *k = color_space == 2 ?
+                       (const int32_t[]){ 459, -55, -136, 541 } :
+                       (const int32_t[]){ 409, -100, -208, 516 };
+
+    for (uint32_t i = 0; i < n; i++, dst += 4) {
+        const uint8_t *pair = row + (size_t)((x + i) & ~1u) * 2;
+        int32_t c = 298 * ((int32_t)pair[at[(x + i) & 1]] - 16);
+        int32_t u = (int32_t)pair[at[2]] - 128;
+        int32_t v = (int32_t)pair[at[3]] - 128;
+
+        dst[0] = yuv_clamp(c + k[3] * u);
+        dst[1] = yuv_clamp(c + k[1] * u + k[2] * v);
+        dst[2] = yuv_clamp(c + k[0] * v);
+        dst[3] = 0xff;
+    }
+}
+
+/* BGRX pixel as the 0x00RRGGBB value colour keys compare */
+static inline uint32_t bgrx_rgb(const uint8_t *p)
+{
+    return (uint32_t)p[2] << 16 | p[1] << 8 | p[0];
+}
+
+/*
+ * Compose checked overlay @o over the part [cx0, cx1) x [cy0, cy1) of
+ * @dst (already clipped to the image).  @map is the identity.
+ */
+static void overlay_compose_clip(const uint8_t *vram,
+                                 const NV50OverlayDesc *o,
+                                 const ColourMap *map, uint8_t *dst,
+                                 uint32_t dst_pitch, uint32_t cx0,
+                                 uint32_t cy0, uint32_t cx1, uint32_t cy1)
+{
+    const NV50ScanoutDesc *d = &o->surf;
+    unsigned bpp = surface_bpp(d->format);
+    bool yuv = d->format == NV50_OVLY_YUYV || d->format == NV50_OVLY_UYVY;
+    g_autofree uint8_t *scratch = d->block_linear ?
+                                  g_malloc(row_len(d)) : NULL;
+    g_autofree uint8_t *px = g_malloc((size_t)o->in_w * 4);
+    uint32_t key = o->key_color & o->key_mask & 0xffffff;
+    uint32_t mask = o->key_mask & 0xffffff;
+    int64_t prev_sy = -1;
+
+    for (uint32_t y = cy0; y < cy1; y++) {
+        /* nearest: output row j shows source row j * in_h / out_h */
+        uint32_t sy = o->in_y + (uint32_t)((uint64_t)(y - o->y) * o->in_h /
+                                           o->out_h);
+        uint8_t *dp = dst + (size_t)y * dst_pitch + (size_t)cx0 * 4;
+
+        if (sy != prev_sy) {
+            const uint8_t *row = row_bytes(vram, d, sy, scratch);
+
+            if (yuv) {
+                yuv_span(d->format, o->color_space, row, o->in_x, o->in_w,
+                         px);
+            } else {
+                convert_span(d->format, map, true,
+                             row + (size_t)o->in_x * bpp, px, o->in_w);
+            }
+            prev_sy = sy;
+        }
+        for (uint32_t x = cx0; x < cx1; x++, dp += 4) {
+            uint32_t sx = (uint32_t)((uint64_t)(x - o->x) * o->in_w /
+                                     o->out_w);
+            const uint8_t *sp = px + (size_t)sx * 4;
+
+            switch (o->mode) {
+            case NV50_OVLY_SRC_COLOR_KEYING:
+                if ((bgrx_rgb(sp) & mask) == key) {
+                    continue;           /* keyed out: the base shows */
+                }
+                break;
+            case NV50_OVLY_DST_COLOR_KEYING:
+                if ((bgrx_rgb(dp) & mask) != key) {
+                    continue;           /* not the key: the base shows */
+                }
+                break;
+            default:                    /* OPAQUE_SUSPEND_BASE */
+                break;
+            }
+            dp[0] = sp[0];
+            dp[1] = sp[1];
+            dp[2] = sp[2];
+        }
+    }
+}
+
+static const ColourMap *identity_map(void)
+{
+    static ColourMap map;
+    static gsize done;
+
+    if (g_once_init_enter(&done)) {
+        colour_map_build(&map, NULL);
+        g_once_init_leave(&done, 1);
+    }
+    return &map;
+}
+
+bool nv50_overlay_compose(const uint8_t *vram, uint64_t vram_size,
+                          const NV50OverlayDesc *o, uint8_t *dst,
+                          uint32_t width, uint32_t height,
+                          uint32_t dst_pitch, char **err)
+{
+    uint32_t x0, y0, x1, y1;
+
+    if (!nv50_overlay_check(o, vram_size, err)) {
+        return false;
+    }
+    if (nv50_overlay_rect(o, width, height, &x0, &y0, &x1, &y1)) {
+        overlay_compose_clip(vram, o, identity_map(), dst, dst_pitch, x0,
+                             y0, x1, y1);
+    }
+    return true;
+}
+
 /* --- the card side: the armed surface of a head --- */
 
 typedef enum ScanoutState {
@@ -636,6 +935,13 @@ typedef struct NV50ScanoutHead {
     uint32_t cx0, cy0, cx1, cy1;    /* the part of @image it covers */
     uint8_t curs_px[NV50_CURSOR_SIZE_MAX * NV50_CURSOR_SIZE_MAX * 4];
     char *curs_why;             /* why it is not drawn (logged once) */
+    /* the overlay composed into @image, if ovly_on */
+    bool ovly_on;
+    NV50OverlayDesc ovly;
+    uint32_t ox0, oy0, ox1, oy1;    /* the part of @image it covers */
+    uint8_t *ovly_px;           /* its source rectangle's VRAM bytes */
+    size_t ovly_px_len;
+    char *ovly_why;             /* why it is not drawn (logged once) */
 } NV50ScanoutHead;
 
 typedef struct NV50Scanout {
@@ -872,26 +1178,107 @@ static ScanoutState armed_cursor(NV50State *s, int head, NV50CursorDesc *c,
 }
 
 /*
- * The cursor to draw on @head's image, if any; a bad one is logged once
- * (per distinct reason) and not drawn.
+ * Is a plane (cursor, overlay) in armed state @st to be drawn?  A bad
+ * one is logged once per distinct reason (*err, kept in *why) and not
+ * drawn.
  */
+static bool plane_drawn(ScanoutState st, char **err, char **why)
+{
+    if (st == SCANOUT_OK || st == SCANOUT_OFF) {
+        g_clear_pointer(why, g_free);
+        return st == SCANOUT_OK;
+    }
+    if (g_strcmp0(*why, *err)) {
+        gemu_log_mask(st == SCANOUT_UNIMP ? LOG_UNIMP : LOG_GUEST_ERROR,
+                      "nv50 scanout: %s (not drawn)\n", *err);
+        g_free(*why);
+        *why = g_steal_pointer(err);
+    }
+    return false;
+}
+
+/* The cursor to draw on @head's image, if any. */
 static bool head_cursor(NV50State *s, int head, NV50CursorDesc *c)
 {
-    NV50ScanoutHead *h = &s->scanout->head[head];
     g_autofree char *err = NULL;
     ScanoutState st = armed_cursor(s, head, c, &err);
 
-    if (st == SCANOUT_OK || st == SCANOUT_OFF) {
-        g_clear_pointer(&h->curs_why, g_free);
-        return st == SCANOUT_OK;
+    return plane_drawn(st, &err, &s->scanout->head[head].curs_why);
+}
+
+/*
+ * The overlay @head shows, from the armed overlay channel and overlay-
+ * immediate channel: SCANOUT_OFF if it has no ISO context DMA, else
+ * checked against its context DMA and VRAM.
+ */
+static ScanoutState armed_overlay(NV50State *s, int head,
+                                  NV50OverlayDesc *o, char **err)
+{
+    const uint32_t *a = s->pdisp->chan[NV50_EVO_OVLY(head)].armed;
+    const uint32_t *imm = s->pdisp->chan[NV50_EVO_OIMM(head)].armed;
+    NV50ScanoutDesc *d = &o->surf;
+    uint32_t dma = a[OVLY_SET_CTXDMA_ISO >> 2];
+    uint32_t size = a[(OVLY_SURFACE_SET_OFFSET + 0x08) >> 2];
+    uint32_t storage = a[(OVLY_SURFACE_SET_OFFSET + 0x0c) >> 2];
+    uint32_t pin = a[OVLY_SET_POINT_IN >> 2];
+    uint32_t sin = a[OVLY_SET_SIZE_IN >> 2];
+    uint32_t pt = imm[OIMM_SET_POINT_OUT >> 2];
+    uint64_t start, end;
+    g_autofree char *why = NULL;
+    ScanoutState st;
+
+    memset(o, 0, sizeof(*o));       /* compared with memcmp */
+    if (!dma) {
+        return SCANOUT_OFF;
     }
-    if (g_strcmp0(h->curs_why, err)) {
-        gemu_log_mask(st == SCANOUT_UNIMP ? LOG_UNIMP : LOG_GUEST_ERROR,
-                      "nv50 scanout: %s (not drawn)\n", err);
-        g_free(h->curs_why);
-        h->curs_why = g_steal_pointer(&err);
+    d->offset = (uint64_t)a[OVLY_SURFACE_SET_OFFSET >> 2] << 8;
+    d->width = size & 0x7fff;
+    d->height = (size >> 16) & 0x7fff;
+    d->block_linear = !(storage & STORAGE_LAYOUT_PITCH);
+    d->block_height = storage & 0xf;
+    d->pitch = ((storage >> 8) & 0x3ff) *
+               (d->block_linear ? NV50_GOB_WIDTH : 256);
+    d->format = (a[(OVLY_SURFACE_SET_OFFSET + 0x10) >> 2] >> 8) & 0xff;
+    o->color_space = a[(OVLY_SURFACE_SET_OFFSET + 0x10) >> 2] & 3;
+    o->in_x = pin & 0x7fff;
+    o->in_y = (pin >> 16) & 0x7fff;
+    o->in_w = sin & 0x7fff;
+    o->in_h = (sin >> 16) & 0x7fff;
+    /* cl827e SIZE_OUT has a WIDTH only: no vertical scaling (UNVERIFIED) */
+    o->out_w = a[OVLY_SET_SIZE_OUT >> 2] & 0x7fff;
+    o->out_h = o->in_h;
+    o->x = (int16_t)(pt & 0xffff);
+    o->y = (int16_t)(pt >> 16);
+    o->mode = a[OVLY_SET_COMPOSITION >> 2] & 0xf;
+    o->key_color = a[OVLY_SET_KEY_COLOR >> 2];
+    o->key_mask = a[OVLY_SET_KEY_MASK >> 2];
+    st = ctxdma(s, head, NV50_EVO_OVLY(head), dma, "overlay ISO", &start,
+                &end, err);
+    if (st != SCANOUT_OK) {
+        return st;
     }
-    return false;
+    d->offset += start;
+    if (!nv50_overlay_check(o, s->vram_size, &why)) {
+        *err = g_strdup_printf("head %d: %s", head, why);
+        return SCANOUT_GUEST_ERROR;
+    }
+    if (surface_end(d) > end) {
+        *err = g_strdup_printf("head %d: %ux%u overlay at 0x%" PRIx64
+                               " runs past its context DMA (limit 0x%"
+                               PRIx64 ")", head, d->width, d->height,
+                               d->offset, end - 1);
+        return SCANOUT_GUEST_ERROR;
+    }
+    return SCANOUT_OK;
+}
+
+/* The overlay to compose on @head's image, if any. */
+static bool head_overlay(NV50State *s, int head, NV50OverlayDesc *o)
+{
+    g_autofree char *err = NULL;
+    ScanoutState st = armed_overlay(s, head, o, &err);
+
+    return plane_drawn(st, &err, &s->scanout->head[head].ovly_why);
 }
 
 /* "1024x768 XRGB8888 pitch-linear, VRAM 0x50000, pitch 4096" */
@@ -913,6 +1300,7 @@ bool nv50_scanout_surface(NV50State *s, int head, DisplaySurface *out,
     NV50ScanoutHead *h;
     NV50ScanoutDesc d;
     NV50CursorDesc curs;
+    NV50OverlayDesc ovly;
     g_autofree NV50ScanoutLut *lut = NULL;
 
     memset(out, 0, sizeof(*out));
@@ -931,6 +1319,13 @@ bool nv50_scanout_surface(NV50State *s, int head, DisplaySurface *out,
     if (!nv50_scanout_convert(s->vram, s->vram_size, &d, h->dump,
                               d.width * 4, err)) {
         return false;
+    }
+    if (head_overlay(s, head, &ovly)) {
+        g_autofree char *why = NULL;
+
+        /* checked by armed_overlay: cannot fail */
+        nv50_overlay_compose(s->vram, s->vram_size, &ovly, h->dump,
+                             d.width, d.height, d.width * 4, &why);
     }
     if (head_cursor(s, head, &curs)) {
         g_autofree char *why = NULL;
@@ -970,6 +1365,9 @@ static void head_free_buffers(NV50ScanoutHead *h)
     g_clear_pointer(&h->why, g_free);
     g_clear_pointer(&h->info, g_free);
     g_clear_pointer(&h->curs_why, g_free);
+    g_clear_pointer(&h->ovly_why, g_free);
+    g_clear_pointer(&h->ovly_px, g_free);
+    h->ovly_px_len = 0;
 }
 
 void nv50_scanout_fini(NV50State *s)
@@ -995,6 +1393,7 @@ void nv50_scanout_set_console(NV50State *s, int head, DisplayConsole *con)
     /* the next vblank starts afresh on this console */
     h->shown = false;
     h->curs_on = false;
+    h->ovly_on = false;
     g_clear_pointer(&h->why, g_free);
     g_clear_pointer(&h->info, g_free);
 }
@@ -1018,6 +1417,7 @@ static void head_blank(NV50ScanoutHead *h, ScanoutState st, char *why)
         h->shown = false;
     }
     h->curs_on = false;
+    h->ovly_on = false;
     if (g_strcmp0(h->why, why)) {
         if (st == SCANOUT_GUEST_ERROR) {
             gemu_log_mask(LOG_GUEST_ERROR, "nv50 scanout: %s\n", why);
@@ -1070,6 +1470,61 @@ static void head_restore(NV50ScanoutHead *h, uint32_t x0, uint32_t y0,
     }
 }
 
+/* head_restore, then the overlay (as armed now) over the rectangle. */
+static void head_restore_layers(NV50State *s, NV50ScanoutHead *h,
+                                uint32_t x0, uint32_t y0, uint32_t x1,
+                                uint32_t y1)
+{
+    uint32_t l, t, r, b;
+
+    head_restore(h, x0, y0, x1, y1);
+    if (!h->ovly_on) {
+        return;
+    }
+    l = MAX(x0, h->ox0);
+    t = MAX(y0, h->oy0);
+    r = MIN(x1, h->ox1);
+    b = MIN(y1, h->oy1);
+    if (l < r && t < b) {
+        overlay_compose_clip(s->vram, &h->ovly, identity_map(), h->image,
+                             h->width * 4, l, t, r, b);
+    }
+}
+
+/*
+ * Keep overlay @o's source rectangle bytes (checked @o); true if they
+ * differ from what was kept at the last vblank.
+ */
+static bool overlay_snapshot(NV50State *s, NV50ScanoutHead *h,
+                             const NV50OverlayDesc *o)
+{
+    const NV50ScanoutDesc *d = &o->surf;
+    unsigned bpp = surface_bpp(d->format);
+    /* whole YUV pairs: one more pixel each side is harmless */
+    uint32_t sx0 = o->in_x & ~1u;
+    uint32_t sx1 = MIN(o->in_x + o->in_w + 1, d->width);
+    size_t len = (size_t)(sx1 - sx0) * bpp, n = len * o->in_h;
+    g_autofree uint8_t *scratch = d->block_linear ?
+                                  g_malloc(row_len(d)) : NULL;
+    bool changed = n != h->ovly_px_len;
+
+    if (changed) {
+        h->ovly_px = g_realloc(h->ovly_px, n);
+        h->ovly_px_len = n;
+    }
+    for (uint32_t j = 0; j < o->in_h; j++) {
+        const uint8_t *row = row_bytes(s->vram, d, o->in_y + j, scratch) +
+                             (size_t)sx0 * bpp;
+        uint8_t *kept = h->ovly_px + j * len;
+
+        if (changed || memcmp(kept, row, len)) {
+            memcpy(kept, row, len);
+            changed = true;
+        }
+    }
+    return changed;
+}
+
 static bool cursor_equal(const NV50CursorDesc *a, const NV50CursorDesc *b)
 {
     return a->offset == b->offset && a->size == b->size &&
@@ -1094,8 +1549,10 @@ void nv50_scanout_vblank(NV50State *s, int head)
     ColourMap map;
     g_autofree char *err = NULL;
     ScanoutState st;
-    bool full, curs_on, redraw;
+    bool full, curs_on, ovly_on, redraw;
     NV50CursorDesc curs;
+    NV50OverlayDesc ovly;
+    uint32_t ox0 = 0, oy0 = 0, ox1 = 0, oy1 = 0;
     uint32_t len, bpp, x0 = UINT32_MAX, x1 = 0, y0 = UINT32_MAX, y1 = 0;
     uint32_t cx0 = 0, cy0 = 0, cx1 = 0, cy1 = 0;
 
@@ -1155,6 +1612,44 @@ void nv50_scanout_vblank(NV50State *s, int head)
     }
 
     /*
+     * The overlay, the same way: where it was and where it is now are
+     * redrawn when it moved, appeared, went, changed its state or its
+     * source pixels, and where it is when the surface changed under it.
+     */
+    ovly_on = head_overlay(s, head, &ovly) &&
+              nv50_overlay_rect(&ovly, d.width, d.height, &ox0, &oy0, &ox1,
+                                &oy1);
+    redraw = ovly_on != h->ovly_on;
+    if (ovly_on) {
+        redraw |= overlay_snapshot(s, h, &ovly);
+        redraw |= memcmp(&ovly, &h->ovly, sizeof(ovly)) != 0;
+        redraw |= y0 != UINT32_MAX && x0 < ox1 && ox0 < x1 && y0 < oy1 &&
+                  oy0 < y1;
+    }
+    if (!full && redraw) {
+        if (h->ovly_on) {
+            head_restore(h, h->ox0, h->oy0, h->ox1, h->oy1);
+            box_add(&x0, &y0, &x1, &y1, h->ox0, h->oy0, h->ox1, h->oy1);
+        }
+        if (ovly_on) {
+            head_restore(h, ox0, oy0, ox1, oy1);
+        }
+    }
+    if (ovly_on && (full || redraw)) {
+        overlay_compose_clip(s->vram, &ovly, identity_map(), h->image,
+                             d.width * 4, ox0, oy0, ox1, oy1);
+        box_add(&x0, &y0, &x1, &y1, ox0, oy0, ox1, oy1);
+    }
+    h->ovly_on = ovly_on;
+    if (ovly_on) {
+        memcpy(&h->ovly, &ovly, sizeof(ovly));
+        h->ox0 = ox0;
+        h->oy0 = oy0;
+        h->ox1 = ox1;
+        h->oy1 = oy1;
+    }
+
+    /*
      * The cursor: where it was and where it is now are redrawn when it
      * moved, appeared, went or changed its pixels, and where it is when
      * the surface changed under it.
@@ -1175,11 +1670,11 @@ void nv50_scanout_vblank(NV50State *s, int head)
     }
     if (!full && redraw) {
         if (h->curs_on) {
-            head_restore(h, h->cx0, h->cy0, h->cx1, h->cy1);
+            head_restore_layers(s, h, h->cx0, h->cy0, h->cx1, h->cy1);
             box_add(&x0, &y0, &x1, &y1, h->cx0, h->cy0, h->cx1, h->cy1);
         }
         if (curs_on) {
-            head_restore(h, cx0, cy0, cx1, cy1);
+            head_restore_layers(s, h, cx0, cy0, cx1, cy1);
         }
     }
     if (curs_on && (full || redraw)) {

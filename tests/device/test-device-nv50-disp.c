@@ -11,6 +11,9 @@
  * the hardware cursor: head827d_curs_set/clr in the core channel and
  * curs507a's position + UPDATE through the cursor PIO channel, the
  * composed frame read back pixel-exact as it shows, moves and goes.
+ * Then the overlay: ovly827e's image/scale methods through the overlay
+ * DMA channel and its position through the overlay-immediate PIO
+ * channel, the frame read back as it shows, moves, changes and goes.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -600,6 +603,172 @@ START_TEST(cursor_composed)
 }
 END_TEST
 
+/* ---- the overlay (ovly827e, oimm507b) ---- */
+
+#define OVLY_BO     0x00a00000u         /* a 200x100 XRGB8888 frame */
+#define OVLY_CHAN   3                   /* overlay 0: DMA channel 3 */
+#define OVLY_NTFY   0x100               /* its NOTIFICATION_1 in SYNCBUF */
+#define OIMM_CHAN   5                   /* overlay-imm 0: PIO channel 5 */
+#define OIMM_USER   (0x640000u + OIMM_CHAN * 0x1000)
+#define OVW         200
+#define OVH         100
+#define OVPITCH     1024
+
+static Dmac ovly0;
+
+static uint32_t ovly_pattern(uint32_t x, uint32_t y, uint32_t salt)
+{
+    return (0x3cu << 24) | ((y * 5 + salt) & 0xff) << 16 |
+           ((x + y + salt) & 0xff) << 8 | ((x * 3) & 0xff);
+}
+
+/* the DRM client fills the overlay BO (through BAR1 here) */
+static void draw_overlay(uint32_t salt)
+{
+    for (uint32_t y = 0; y < OVH; y++) {
+        for (uint32_t x = 0; x < OVW; x += 2) {
+            uint64_t v = ovly_pattern(x, y, salt) |
+                         (uint64_t)ovly_pattern(x + 1, y, salt) << 32;
+
+            pci_mmio_write(rig.pci, BAR1_GPA + OVLY_BO + y * OVPITCH + x * 4,
+                           v, 8);
+        }
+    }
+}
+
+/* oimm507b through curs507a's point + update (never interlocked) */
+static void oimm_point(int x, int y)
+{
+    ck_assert_uint_ge(rd32(OIMM_USER + 0x008) & 0x3f, 1);
+    wr32(OIMM_USER + 0x084, (uint16_t)x | (uint32_t)(uint16_t)y << 16);
+    wr32(OIMM_USER + 0x080, 0);
+}
+
+/*
+ * The console shows the salt-0 picture with the overlay's salt @os
+ * frame at (ox, oy) (OPAQUE_SUSPEND_BASE: its pixels replace the base's,
+ * the unused byte ignored), or without it.
+ */
+static void check_console_overlay(DisplayConsole *con, bool on, int ox,
+                                  int oy, uint32_t os)
+{
+    const DisplaySurface *surf = display_console_surface(con);
+
+    ck_assert_ptr_nonnull(surf);
+    ck_assert_uint_eq(surf->width, W);
+    ck_assert_uint_eq(surf->height, H);
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            uint32_t p = pattern(x, y, 0);
+            int i = x - ox, j = y - oy;
+            uint8_t rgba[4];
+
+            if (on && i >= 0 && i < OVW && j >= 0 && j < OVH) {
+                p = ovly_pattern(i, j, os);
+            }
+            display_surface_get_rgba(surf, x, y, rgba);
+            if (rgba[0] != ((p >> 16) & 0xff) ||
+                rgba[1] != ((p >> 8) & 0xff) || rgba[2] != (p & 0xff)) {
+                ck_abort_msg("pixel (%d, %d): %02x%02x%02x, want %06x "
+                             "(overlay %s at %d, %d)", x, y, rgba[0],
+                             rgba[1], rgba[2], p & 0xffffff,
+                             on ? "on" : "off", ox, oy);
+            }
+        }
+    }
+}
+
+START_TEST(overlay_composed)
+{
+    DisplayConsole *con = display_console_new("head0");
+    g_autofree char *log = NULL;
+    uint64_t frames;
+
+    nv50_scanout_set_console(rig.s, 0, con);
+    drm_display_create();
+    /* ovly507e_new_ (nv50_dmac_create) and nv50_oimm_init */
+    nvkm_bind_ctxdma(OVLY_CHAN, HANDLE_SYNCBUF, SYNCBUF, SYNCBUF + 0xfff);
+    nvkm_bind_ctxdma(OVLY_CHAN, HANDLE_SYNCBUF, SYNCBUF, SYNCBUF + 0xfff);
+    nvkm_bind_ctxdma(OVLY_CHAN, HANDLE_VRAM, 0, (256u << 20) - 1);
+    nvkm_bind_ctxdma(OVLY_CHAN, HANDLE_FB, 0, (256u << 20) - 1);
+    dmac_create(&ovly0, OVLY_CHAN);
+    nvkm_pioc_init(OIMM_CHAN);
+    draw(FB0, 0);
+    drm_modeset(FB0);
+    ck_assert(wait_sync(CORE_NTFY, 1, 1));
+    ck_assert(wait_sync(BASE_NTFY(0), 0xc0000000, 0x40000000));
+    next_vblank();
+    check_console(con, 0);
+    draw_overlay(0);
+
+    /*
+     * An overlay plane commit (no modeset: nothing interlocked with the
+     * core).  nv50_wndw_flush_set: ovly827e_image_set (ASAP interval 1,
+     * ISO ctxdma, OPAQUE_SUSPEND_BASE, the surface), ovly507e_scale_set
+     * (POINT_IN, SIZE_IN, SIZE_OUT width: no scaling), the point through
+     * the overlay-immediate channel and its UPDATE, then base507c_update
+     * on the overlay channel, with a notifier: ovly827e_ntfy_reset (the
+     * 16-byte NOTIFICATION_1, word 3 STATUS NOT_BEGUN), base507c_ntfy_set,
+     * and ovly827e_ntfy_wait_begun waits for word 3 STATUS = BEGUN.
+     */
+    for (int i = 0; i < 3; i++) {
+        inst_wr32(SYNCBUF + OVLY_NTFY + 4 * i, 0);
+    }
+    inst_wr32(SYNCBUF + OVLY_NTFY + 12, 0x80000000);
+    PUSH(&ovly0, 0x0a0, OVLY_NTFY, HANDLE_SYNCBUF);
+    PUSH(&ovly0, 0x084, 0x00000010);
+    PUSH(&ovly0, 0x0c0, HANDLE_FB);
+    PUSH(&ovly0, 0x100, 2);
+    PUSH(&ovly0, 0x800, OVLY_BO >> 8);
+    PUSH(&ovly0, 0x808, OVW | OVH << 16, (OVPITCH >> 8) << 8 | 1u << 20,
+         0xcf << 8);
+    PUSH(&ovly0, 0x0e0, 0, OVW | OVH << 16, OVW);
+    oimm_point(300, 200);
+    /* the overlay channel's UPDATE has not been sent: nothing yet */
+    next_vblank();
+    check_console(con, 0);
+    frames = display_console_frames(con);
+    PUSH(&ovly0, 0x080, 0);
+    dmac_kick(&ovly0);
+    next_vblank();                  /* armed at this vblank */
+    ck_assert(wait_sync(OVLY_NTFY + 12, 0xffff0000, 0xffff0000));
+    ck_assert_uint_eq(sync_rd32(OVLY_NTFY), 0); /* the base's word 0 */
+    next_vblank();                  /* shown from the next one */
+    ck_assert_uint_eq(display_console_frames(con), frames + 1);
+    check_console_overlay(con, true, 300, 200, 0);
+    next_vblank();                  /* nothing changed */
+    ck_assert_uint_eq(display_console_frames(con), frames + 1);
+
+    /* moved: an overlay-immediate write alone, and a new frame */
+    oimm_point(W - 50, -30);
+    next_vblank();
+    ck_assert_uint_eq(display_console_frames(con), frames + 2);
+    check_console_overlay(con, true, W - 50, -30, 0);
+
+    /* the client draws the next video frame into the same BO */
+    draw_overlay(0x55);
+    next_vblank();
+    ck_assert_uint_eq(display_console_frames(con), frames + 3);
+    check_console_overlay(con, true, W - 50, -30, 0x55);
+
+    /* disabled: base507c_image_clr + base507c_update */
+    PUSH(&ovly0, 0x084, 0x00000000);
+    PUSH(&ovly0, 0x0c0, 0);
+    PUSH(&ovly0, 0x080, 0);
+    dmac_kick(&ovly0);
+    next_vblank();
+    next_vblank();
+    ck_assert_uint_eq(display_console_frames(con), frames + 4);
+    check_console(con, 0);
+
+    log = rig_log();
+    ck_assert_msg(!strstr(log, "EVO") && !strstr(log, "overlay"), "%s",
+                  log);
+    nv50_scanout_set_console(rig.s, 0, NULL);
+    display_console_free(con);
+}
+END_TEST
+
 Suite *device_nv50_disp_suite(void)
 {
     Suite *s = suite_create("device-nv50-disp");
@@ -609,6 +778,7 @@ Suite *device_nv50_disp_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, modeset_and_scanout);
     tcase_add_test(tc, cursor_composed);
+    tcase_add_test(tc, overlay_composed);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -386,7 +386,9 @@ START_TEST(overlay_flip)
     push(s, 3, w, ARRAY_SIZE(w));
     ck_assert_uint_eq(s->pdisp->chan[3].armed[0x800 >> 2], 0x1234);
     ck_assert_uint_eq(s->pdisp->chan[3].armed[0x100 >> 2], 2);
-    ck_assert_uint_eq(nv50_vram_rd32(s, SYNC_VRAM + 0x80), 0x40000000);
+    /* cl827e NOTIFICATION_1: word 3 STATUS 31:16 = BEGUN, word 0 left */
+    ck_assert_uint_eq(nv50_vram_rd32(s, SYNC_VRAM + 0x8c), 0xffff0000);
+    ck_assert_uint_eq(nv50_vram_rd32(s, SYNC_VRAM + 0x80), 0);
     /* the g84 overlay state registers (0x6109f8: SURFACE_SET_OFFSET) */
     ck_assert_uint_eq(nv50_rd32(s, 0x6109fc), 0x1234);
     /* the overlay class has no second surface */

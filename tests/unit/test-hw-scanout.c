@@ -743,6 +743,399 @@ END_TEST
 
 /* --- on a card: armed state, -screendump, consoles --- */
 
+/* --- the overlay, on byte arrays --- */
+
+#define OVRAM       0x80000u        /* 512 KiB of "VRAM" */
+#define OV_AT       0x20000u        /* where the overlay surface is */
+#define OV_PITCH    256u
+
+static uint32_t ov_pattern(uint32_t x, uint32_t y)
+{
+    /* x8r8g8b8 with junk in the X byte */
+    return 0xa5000000u | (0x10 + x * 3) << 16 | (0x20 + y * 5) << 8 |
+           ((x * 7) ^ y);
+}
+
+/* A @w x @h XRGB8888 pitch-linear overlay surface at OV_AT. */
+static uint8_t *ov_vram(uint32_t w, uint32_t h)
+{
+    uint8_t *vram = g_malloc0(OVRAM);
+    Layout l = { OV_AT, OV_PITCH, false, 0 };
+
+    for (uint32_t y = 0; y < h; y++) {
+        for (uint32_t x = 0; x < w; x++) {
+            put_pixel(vram, &l, 4, x, y, ov_pattern(x, y));
+        }
+    }
+    return vram;
+}
+
+static NV50OverlayDesc ov_desc(uint32_t w, uint32_t h)
+{
+    NV50OverlayDesc o = {
+        .surf = { .offset = OV_AT, .width = w, .height = h,
+                  .pitch = OV_PITCH, .format = NV50_SURFACE_A8R8G8B8 },
+        .in_w = w, .in_h = h, .out_w = w, .out_h = h,
+        .mode = NV50_OVLY_OPAQUE,
+    };
+
+    return o;
+}
+
+/*
+ * Compose @o (over ov_vram's 40x30 surface) on a @w x @h image of
+ * 0x102030 and compare every pixel with this test's own model: output
+ * pixel (i, j) of the SIZE_OUT rectangle shows source pixel
+ * (in_x + i * in_w / out_w, in_y + j * in_h / out_h).
+ */
+static void ov_place(const NV50OverlayDesc *o, uint32_t w, uint32_t h,
+                     bool visible)
+{
+    g_autofree uint8_t *vram = ov_vram(40, 30);
+    g_autofree uint8_t *img = curs_image(w, h, 0x102030);
+    g_autofree char *err = NULL;
+    uint32_t x0, y0, x1, y1;
+
+    ck_assert_msg(nv50_overlay_compose(vram, OVRAM, o, img, w, h, w * 4,
+                                       &err), "%s", err);
+    for (uint32_t y = 0; y < h; y++) {
+        for (uint32_t x = 0; x < w; x++) {
+            int64_t i = (int64_t)x - o->x, j = (int64_t)y - o->y;
+            uint32_t v = 0x102030;
+
+            if (i >= 0 && i < o->out_w && j >= 0 && j < o->out_h) {
+                v = ov_pattern(o->in_x + i * o->in_w / o->out_w,
+                               o->in_y + j * o->in_h / o->out_h);
+            }
+            expect_bgrx(img, w, x, y, v >> 16, v >> 8, v);
+        }
+    }
+    ck_assert_int_eq(nv50_overlay_rect(o, w, h, &x0, &y0, &x1, &y1),
+                     visible);
+}
+
+START_TEST(overlay_opaque_clipping)
+{
+    NV50OverlayDesc o = ov_desc(40, 30);
+    const int32_t pos[][2] = {
+        { 5, 7 }, { -10, 3 }, { 4, -12 }, { 60, 2 }, { 3, 40 },
+        { -39, -29 }, { 79, 49 }, { -5, -5 },
+    };
+
+    for (size_t k = 0; k < ARRAY_SIZE(pos); k++) {
+        o.x = pos[k][0];
+        o.y = pos[k][1];
+        ov_place(&o, 80, 50, true);
+    }
+    /* larger than the image on every side */
+    o.x = -3;
+    o.y = -2;
+    ov_place(&o, 20, 16, true);
+    /* wholly off: nothing drawn, not an error */
+    o.x = -40;
+    o.y = 0;
+    ov_place(&o, 80, 50, false);
+    o.x = 80;
+    ov_place(&o, 80, 50, false);
+    o.x = 0;
+    o.y = -30;
+    ov_place(&o, 80, 50, false);
+    o.y = 50;
+    ov_place(&o, 80, 50, false);
+    o.x = -32768;
+    o.y = 32767;
+    ov_place(&o, 80, 50, false);
+    /* a source rectangle (POINT_IN/SIZE_IN) inside the surface */
+    o.in_x = 7;
+    o.in_y = 4;
+    o.in_w = o.out_w = 33;
+    o.in_h = o.out_h = 26;
+    o.x = 70;
+    o.y = -3;
+    ov_place(&o, 80, 50, true);
+}
+END_TEST
+
+/* SIZE_OUT != SIZE_IN: nearest-neighbour, up and down. */
+START_TEST(overlay_scaling_nearest)
+{
+    NV50OverlayDesc o = ov_desc(40, 30);
+
+    o.in_x = 2;
+    o.in_y = 1;
+    o.in_w = 10;
+    o.in_h = 6;
+    o.out_w = 25;           /* 2.5x across */
+    o.out_h = 18;           /* 3x down */
+    o.x = 3;
+    o.y = 4;
+    ov_place(&o, 40, 30, true);
+    o.x = -7;               /* clipped: the phase follows POINT_OUT */
+    o.y = -5;
+    ov_place(&o, 40, 30, true);
+    o.in_w = 40;
+    o.in_h = 30;
+    o.in_x = o.in_y = 0;
+    o.out_w = 13;           /* down */
+    o.out_h = 7;
+    o.x = 1;
+    o.y = 2;
+    ov_place(&o, 40, 30, true);
+    /* hand-checked: 2 source pixels shown 4 wide, pixel 1 from x = 2 */
+    {
+        g_autofree uint8_t *vram = ov_vram(40, 30);
+        g_autofree uint8_t *img = curs_image(8, 1, 0);
+        g_autofree char *err = NULL;
+        uint32_t p0 = ov_pattern(0, 0), p1 = ov_pattern(1, 0);
+
+        o = ov_desc(2, 1);
+        o.out_w = 4;
+        ck_assert(nv50_overlay_compose(vram, OVRAM, &o, img, 8, 1, 32,
+                                       &err));
+        expect_bgrx(img, 8, 1, 0, p0 >> 16, p0 >> 8, p0);
+        expect_bgrx(img, 8, 2, 0, p1 >> 16, p1 >> 8, p1);
+        expect_bgrx(img, 8, 3, 0, p1 >> 16, p1 >> 8, p1);
+        expect_bgrx(img, 8, 4, 0, 0, 0, 0);
+    }
+}
+END_TEST
+
+/* The overlay formats of cl827e, pitch- and block-linear sources. */
+START_TEST(overlay_formats)
+{
+    static const FmtCase cases[] = {
+        FMT(NV50_SURFACE_A8R8G8B8, 4, v_argb8888),
+        FMT(NV50_SURFACE_A1R5G5B5, 2, v_argb1555),
+        FMT(NV50_SURFACE_A2B10G10R10, 4, v_a2b10g10r10),
+    };
+
+    for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
+        for (int bl = 0; bl < 2; bl++) {
+            const FmtCase *fc = &cases[k];
+            Layout l = { OV_AT, bl ? 128 : 96, bl, bl ? 1 : 0 };
+            g_autofree uint8_t *vram = g_malloc0(OVRAM);
+            g_autofree uint8_t *img = curs_image(20, 12, 0x445566);
+            g_autofree char *err = NULL;
+            NV50OverlayDesc o = ov_desc(fc->n + 3, 10);
+
+            o.surf.format = fc->format;
+            o.surf.pitch = l.pitch;
+            o.surf.block_linear = bl;
+            o.surf.block_height = l.bh;
+            /* vector i at source (3 + i, 9) */
+            for (int i = 0; i < fc->n; i++) {
+                put_pixel(vram, &l, fc->bpp, 3 + i, 9, fc->v[i].raw);
+            }
+            o.in_x = 3;
+            o.in_y = 9;
+            o.in_w = o.out_w = fc->n;
+            o.in_h = o.out_h = 1;
+            o.x = 6;
+            o.y = 11;
+            ck_assert_msg(nv50_overlay_compose(vram, OVRAM, &o, img, 20, 12,
+                                               80, &err), "%s", err);
+            for (int i = 0; i < fc->n; i++) {
+                expect_bgrx(img, 20, 6 + i, 11, fc->v[i].r, fc->v[i].g,
+                            fc->v[i].b);
+            }
+            expect_bgrx(img, 20, 5, 11, 0x44, 0x55, 0x66);
+            expect_bgrx(img, 20, 6 + fc->n, 11, 0x44, 0x55, 0x66);
+            expect_bgrx(img, 20, 6, 10, 0x44, 0x55, 0x66);
+        }
+    }
+}
+END_TEST
+
+/* Colour keys: KEY_COLOR/KEY_MASK against 0x00RRGGBB. */
+START_TEST(overlay_colour_keys)
+{
+    g_autofree uint8_t *vram = g_malloc0(OVRAM);
+    Layout l = { OV_AT, OV_PITCH, false, 0 };
+    const uint32_t src[4] = { 0x00ff00ff, 0x11ff00fe, 0x00123456,
+                              0x00ff01ff };
+    NV50OverlayDesc o = ov_desc(4, 1);
+    g_autofree char *err = NULL;
+    uint8_t *img;
+
+    for (int i = 0; i < 4; i++) {
+        put_pixel(vram, &l, 4, i, 0, src[i]);
+    }
+    /* source keying: magenta (low bit of B masked off) is transparent */
+    o.mode = NV50_OVLY_SRC_COLOR_KEYING;
+    o.key_color = 0x00ff00ff;
+    o.key_mask = 0x00fffffe;
+    img = curs_image(4, 1, 0x0a0b0c);
+    ck_assert_msg(nv50_overlay_compose(vram, OVRAM, &o, img, 4, 1, 16, &err),
+                  "%s", err);
+    expect_bgrx(img, 4, 0, 0, 0x0a, 0x0b, 0x0c);    /* keyed out */
+    expect_bgrx(img, 4, 1, 0, 0x0a, 0x0b, 0x0c);    /* masked: keyed */
+    expect_bgrx(img, 4, 2, 0, 0x12, 0x34, 0x56);
+    expect_bgrx(img, 4, 3, 0, 0xff, 0x01, 0xff);    /* G differs */
+    g_free(img);
+
+    /* destination keying: shown only where the base is the key */
+    o.mode = NV50_OVLY_DST_COLOR_KEYING;
+    o.key_color = 0x000a0b0c;
+    o.key_mask = 0x00ffffff;
+    img = curs_image(4, 1, 0x0a0b0c);
+    img[1 * 4 + 0] = 0x0d;                          /* base (1) not key */
+    ck_assert(nv50_overlay_compose(vram, OVRAM, &o, img, 4, 1, 16, &err));
+    expect_bgrx(img, 4, 0, 0, 0xff, 0x00, 0xff);
+    expect_bgrx(img, 4, 1, 0, 0x0a, 0x0b, 0x0d);
+    expect_bgrx(img, 4, 2, 0, 0x12, 0x34, 0x56);
+    g_free(img);
+    /* mask 0: every base pixel matches */
+    o.key_mask = 0;
+    img = curs_image(4, 1, 0x777777);
+    ck_assert(nv50_overlay_compose(vram, OVRAM, &o, img, 4, 1, 16, &err));
+    expect_bgrx(img, 4, 0, 0, 0xff, 0x00, 0xff);
+    expect_bgrx(img, 4, 3, 0, 0xff, 0x01, 0xff);
+    g_free(img);
+}
+END_TEST
+
+/*
+ * YUYV/UYVY: pairs of pixels sharing U and V, limited-range BT.601 (or
+ * 709), worked out by hand from the 8.8 fixed-point formulas
+ * (R = 298 (Y - 16) + 409 (V - 128), ...; + 128, >> 8, clamped).
+ */
+START_TEST(overlay_yuv)
+{
+    /* Y0 U Y1 V: black | white, red | red, grey 128 | grey 128 */
+    static const uint8_t pairs[3][4] = {
+        { 16, 128, 235, 128 }, { 81, 90, 81, 240 }, { 126, 128, 126, 128 },
+    };
+    static const uint8_t want601[6][3] = {
+        { 0, 0, 0 }, { 255, 255, 255 }, { 255, 0, 0 }, { 255, 0, 0 },
+        { 128, 128, 128 }, { 128, 128, 128 },
+    };
+
+    for (int uyvy = 0; uyvy < 2; uyvy++) {
+        for (int bl = 0; bl < 2; bl++) {
+            g_autofree uint8_t *vram = g_malloc0(OVRAM);
+            g_autofree uint8_t *img = curs_image(10, 2, 0x010203);
+            g_autofree char *err = NULL;
+            Layout l = { OV_AT, 64, bl, 0 };
+            NV50OverlayDesc o = ov_desc(6, 2);
+
+            o.surf.format = uyvy ? NV50_OVLY_UYVY : NV50_OVLY_YUYV;
+            o.surf.pitch = 64;
+            o.surf.block_linear = bl;
+            o.color_space = 1;
+            for (int p = 0; p < 3; p++) {
+                const uint8_t *q = pairs[p];
+                uint32_t raw = uyvy ?
+                    q[1] | q[0] << 8 | q[3] << 16 | (uint32_t)q[2] << 24 :
+                    q[0] | q[1] << 8 | q[2] << 16 | (uint32_t)q[3] << 24;
+
+                put_pixel(vram, &l, 4, p, 1, raw);
+            }
+            /* from an odd pixel: the second half of the first pair */
+            o.in_x = 1;
+            o.in_y = 1;
+            o.in_w = o.out_w = 5;
+            o.in_h = o.out_h = 1;
+            o.x = 2;
+            o.y = 1;
+            ck_assert_msg(nv50_overlay_compose(vram, OVRAM, &o, img, 10, 2,
+                                               40, &err), "%s", err);
+            for (int i = 0; i < 5; i++) {
+                expect_bgrx(img, 10, 2 + i, 1, want601[1 + i][0],
+                            want601[1 + i][1], want601[1 + i][2]);
+            }
+            expect_bgrx(img, 10, 1, 1, 0x01, 0x02, 0x03);
+            expect_bgrx(img, 10, 7, 1, 0x01, 0x02, 0x03);
+            expect_bgrx(img, 10, 2, 0, 0x01, 0x02, 0x03);
+        }
+    }
+    /* Y 63, U 102, V 240: 709 red (255, 1, 0); as 601 (234, 0, 2) */
+    for (unsigned cs = 1; cs <= 2; cs++) {
+        g_autofree uint8_t *vram = g_malloc0(OVRAM);
+        g_autofree uint8_t *img = curs_image(2, 1, 0);
+        g_autofree char *err = NULL;
+        Layout l = { OV_AT, 64, false, 0 };
+        NV50OverlayDesc o = ov_desc(2, 1);
+
+        o.surf.format = NV50_OVLY_YUYV;
+        o.surf.pitch = 64;
+        o.color_space = cs;
+        put_pixel(vram, &l, 4, 0, 0, 63 | 102 << 8 | 63 << 16 | 240u << 24);
+        ck_assert(nv50_overlay_compose(vram, OVRAM, &o, img, 2, 1, 8,
+                                       &err));
+        if (cs == 2) {
+            expect_bgrx(img, 2, 0, 0, 255, 1, 0);
+            expect_bgrx(img, 2, 1, 0, 255, 1, 0);
+        } else {
+            expect_bgrx(img, 2, 0, 0, 234, 0, 2);
+            expect_bgrx(img, 2, 1, 0, 234, 0, 2);
+        }
+    }
+}
+END_TEST
+
+static void expect_overlay_error(const NV50OverlayDesc *o,
+                                 const char *what)
+{
+    g_autofree uint8_t *vram = ov_vram(40, 30);
+    g_autofree uint8_t *img = curs_image(8, 8, 0x123456);
+    g_autofree char *err = NULL;
+
+    ck_assert(!nv50_overlay_check(o, OVRAM, &err));
+    ck_assert_msg(strstr(err, what), "\"%s\" lacks \"%s\"", err, what);
+    g_clear_pointer(&err, g_free);
+    ck_assert(!nv50_overlay_compose(vram, OVRAM, o, img, 8, 8, 32, &err));
+    ck_assert_msg(strstr(err, what), "\"%s\" lacks \"%s\"", err, what);
+    for (uint32_t y = 0; y < 8; y++) {
+        for (uint32_t x = 0; x < 8; x++) {
+            expect_bgrx(img, 8, x, y, 0x12, 0x34, 0x56);
+        }
+    }
+}
+
+START_TEST(overlay_bad_descriptions)
+{
+    NV50OverlayDesc o = ov_desc(40, 30);
+    NV50ScanoutLut lut = { 0 };
+    g_autofree char *err = NULL;
+
+    ck_assert_msg(nv50_overlay_check(&o, OVRAM, &err), "%s", err);
+    o.surf.format = NV50_SURFACE_I8;
+    expect_overlay_error(&o, "not an overlay format");
+    o.surf.format = NV50_SURFACE_R5G6B5;
+    expect_overlay_error(&o, "not an overlay format");
+    o.surf.format = 0x2a;
+    expect_overlay_error(&o, "not an overlay format");
+    o = ov_desc(39, 30);
+    o.surf.format = NV50_OVLY_UYVY;
+    expect_overlay_error(&o, "YUV overlay of odd width 39");
+    o = ov_desc(40, 30);
+    o.surf.lut = &lut;
+    expect_overlay_error(&o, "LUT");
+    o = ov_desc(40, 30);
+    o.in_w = 0;
+    expect_overlay_error(&o, "empty overlay");
+    o = ov_desc(40, 30);
+    o.out_h = 0;
+    expect_overlay_error(&o, "empty overlay");
+    o = ov_desc(40, 30);
+    o.in_x = 1;
+    expect_overlay_error(&o, "not within its 40x30 surface");
+    o = ov_desc(40, 30);
+    o.in_y = 2;
+    o.in_h = 29;
+    expect_overlay_error(&o, "not within its 40x30 surface");
+    o = ov_desc(40, 30);
+    o.mode = 3;
+    expect_overlay_error(&o, "composition mode 3");
+    o = ov_desc(40, 30);
+    o.surf.offset = OVRAM - 29 * OV_PITCH;
+    expect_overlay_error(&o, "beyond VRAM");
+    o = ov_desc(40, 30);
+    o.surf.pitch = 100;
+    expect_overlay_error(&o, "pitch 100");
+}
+END_TEST
+
 #define INST        NV50_TEST_DISP_INST
 #define SURF        0x100000u       /* the scanout surface */
 #define LUTADDR     0x200000u
@@ -1545,6 +1938,254 @@ START_TEST(console_cursor_dirty)
 }
 END_TEST
 
+/*
+ * The overlay on a card: head 0 shows the CW x CH surface above; overlay
+ * channel 3 holds what ovly827e_image_set/ovly507e_scale_set arm (ISO
+ * ctxdma, OPAQUE_SUSPEND_BASE, a 40x30 XRGB8888 pitch-linear surface,
+ * POINT_IN 0, SIZE_IN = SIZE_OUT = the surface) and overlay-immediate
+ * channel 5 its POINT_OUT (curs507a_point's 0x84 through oimm507b).
+ */
+#define OVSURF      0x400000u
+#define OVW         40
+#define OVH         30
+#define OVLY(m)     (s->pdisp->chan[NV50_EVO_OVLY(0)].armed[(m) >> 2])
+#define OIMM(m)     (s->pdisp->chan[NV50_EVO_OIMM(0)].armed[(m) >> 2])
+
+static void overlay_setup(NV50State *s)
+{
+    for (uint32_t y = 0; y < OVH; y++) {
+        for (uint32_t x = 0; x < OVW; x++) {
+            nv50_vram_wr32(s, OVSURF + y * 256 + x * 4, ov_pattern(x, y));
+        }
+    }
+    bind(s, 3, 0xfb000000, 0x10c0, 0, 16 << 20);
+}
+
+static void arm_overlay(NV50State *s, int x, int y)
+{
+    OVLY(0x084) = 0x10;
+    OVLY(0x0c0) = 0xfb000000;
+    OVLY(0x100) = 2;                            /* OPAQUE_SUSPEND_BASE */
+    OVLY(0x800) = OVSURF >> 8;
+    OVLY(0x808) = OVW | OVH << 16;
+    OVLY(0x80c) = 1u << 20 | 1u << 8;           /* pitch 256 */
+    OVLY(0x810) = 0xcf << 8;                    /* A8R8G8B8, RGB */
+    OVLY(0x0e0) = 0;
+    OVLY(0x0e4) = OVW | OVH << 16;
+    OVLY(0x0e8) = OVW;
+    OIMM(0x084) = (uint16_t)x | (uint32_t)(uint16_t)y << 16;
+}
+
+/* @img is the surface, the overlay at (ox, oy), the cursor at (cx, cy) */
+static void expect_layers(NV50State *s, const uint8_t *img, bool ovly,
+                          int ox, int oy, bool curs, int cx, int cy)
+{
+    for (int y = 0; y < CH; y++) {
+        for (int x = 0; x < CW; x++) {
+            uint32_t v = nv50_vram_rd32(s, SURF + y * CPITCH + x * 4);
+            const uint8_t *p = img + (y * CW + x) * 4;
+            int i = x - ox, j = y - oy;
+
+            if (ovly && i >= 0 && i < OVW && j >= 0 && j < OVH) {
+                v = nv50_vram_rd32(s, OVSURF + j * 256 + i * 4);
+            }
+            i = x - cx;
+            j = y - cy;
+            if (curs && i >= 0 && i < 32 && j >= 0 && j < 32) {
+                uint32_t c = nv50_vram_rd32(s, CURSOR + (j * 32 + i) * 4);
+
+                if (c >> 24) {
+                    v = c;
+                }
+            }
+            if (p[0] != (v & 0xff) || p[1] != ((v >> 8) & 0xff) ||
+                p[2] != ((v >> 16) & 0xff)) {
+                ck_abort_msg("(%d, %d) = %02x%02x%02x, want %06x (overlay "
+                             "%s at %d, %d; cursor %s at %d, %d)", x, y,
+                             p[2], p[1], p[0], v & 0xffffff,
+                             ovly ? "on" : "off", ox, oy,
+                             curs ? "on" : "off", cx, cy);
+            }
+        }
+    }
+}
+
+START_TEST(scanout_overlay_armed)
+{
+    NV50State *s = card();
+    DisplaySurface surf;
+    g_autofree char *err = NULL;
+    FILE *log = tmpfile();
+
+    gemu_loglevel = LOG_GUEST_ERROR | LOG_UNIMP;
+    gemu_log_set_file(log);
+    big_card_setup(s, 32);
+    overlay_setup(s);
+    /* armed methods but no ISO ctxdma (base507c_image_clr): not shown */
+    arm_overlay(s, 10, 20);
+    OVLY(0x0c0) = 0;
+    ck_assert_msg(nv50_scanout_surface(s, 0, &surf, &err), "%s", err);
+    expect_layers(s, surf.data, false, 0, 0, false, 0, 0);
+
+    arm_overlay(s, 10, 20);
+    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    expect_layers(s, surf.data, true, 10, 20, false, 0, 0);
+    /* the cursor goes on top of it */
+    arm_cursor(s, CTL_ON | CTL_ARGB, 30, 35);
+    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    expect_layers(s, surf.data, true, 10, 20, true, 30, 35);
+    CORE(0x880) = 0;
+    /* clipped at the edges; POINT_OUT is 16-bit signed */
+    arm_overlay(s, -10, -5);
+    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    expect_layers(s, surf.data, true, -10, -5, false, 0, 0);
+    arm_overlay(s, CW - 7, CH - 3);
+    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    expect_layers(s, surf.data, true, CW - 7, CH - 3, false, 0, 0);
+    /* the OFFSET is within the ctxdma */
+    bind(s, 3, 0xfb000001, 0x10e0, OVSURF - 0x1000, 0x100000);
+    arm_overlay(s, 3, 4);
+    OVLY(0x0c0) = 0xfb000001;
+    OVLY(0x800) = 0x1000 >> 8;
+    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    expect_layers(s, surf.data, true, 3, 4, false, 0, 0);
+    ck_assert_int_eq(count_in_log(log, "overlay"), 0);
+
+    /* bad overlays: logged once, not drawn, the surface still shown */
+    OVLY(0x800) = (0x100000 - 0x1000) >> 8;     /* past the ctxdma */
+    for (int i = 0; i < 3; i++) {
+        ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+        expect_layers(s, surf.data, false, 0, 0, false, 0, 0);
+    }
+    ck_assert_int_eq(count_in_log(log, "40x30 overlay at 0x4fe000 runs "
+                                  "past its context DMA (limit "
+                                  "0x4fefff)"), 1);
+    arm_overlay(s, 3, 4);
+    OVLY(0x0c0) = 0xfb000009;
+    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    expect_layers(s, surf.data, false, 0, 0, false, 0, 0);
+    ck_assert_int_eq(count_in_log(log, "overlay ISO context DMA "
+                                  "0xfb000009 is not bound"), 1);
+    arm_overlay(s, 3, 4);
+    OVLY(0x810) = NV50_OVLY_YUYV << 8 | 1;      /* YUV_601, as nouveau */
+    OVLY(0x808) = 39 | OVH << 16;
+    OVLY(0x0e4) = 39 | OVH << 16;
+    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    expect_layers(s, surf.data, false, 0, 0, false, 0, 0);
+    ck_assert_int_eq(count_in_log(log, "YUV overlay of odd width 39"), 1);
+    arm_overlay(s, 3, 4);
+    OVLY(0x0e0) = 1 | 1 << 16;                  /* source past the edge */
+    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    expect_layers(s, surf.data, false, 0, 0, false, 0, 0);
+    ck_assert_int_eq(count_in_log(log, "not within its 40x30 surface"), 1);
+    arm_overlay(s, 3, 4);
+    OVLY(0x810) = NV50_SURFACE_I8 << 8;
+    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    expect_layers(s, surf.data, false, 0, 0, false, 0, 0);
+    ck_assert_int_eq(count_in_log(log, "not an overlay format"), 1);
+    /* good again */
+    arm_overlay(s, 3, 4);
+    ck_assert(nv50_scanout_surface(s, 0, &surf, &err));
+    expect_layers(s, surf.data, true, 3, 4, false, 0, 0);
+    gemu_log_set_file(NULL);
+    gemu_loglevel = 0;
+    fclose(log);
+    card_free(s);
+}
+END_TEST
+
+/* What the console is told when the overlay shows, moves, changes, goes. */
+START_TEST(console_overlay_dirty)
+{
+    NV50State *s = card();
+    DisplayConsole *con = display_console_new("head0");
+    Capture *c = capture(con);
+    const DisplaySurface *cs;
+
+    big_card_setup(s, 32);
+    overlay_setup(s);
+    nv50_scanout_set_console(s, 0, con);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 1, 0, 0, CW, CH);
+    cs = display_console_surface(con);
+
+    /* shown: its rectangle */
+    arm_overlay(s, 10, 20);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 2, 10, 20, OVW, OVH);
+    ck_assert_uint_eq(c->frames, 2);
+    expect_layers(s, cs->data, true, 10, 20, false, 0, 0);
+    nv50_scanout_vblank(s, 0);                  /* standing still */
+    ck_assert_int_eq(c->updates, 2);
+    ck_assert_uint_eq(c->frames, 2);
+
+    /* moved: where it was and where it is */
+    arm_overlay(s, 50, 40);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 3, 10, 20, 80, 50);
+    ck_assert_uint_eq(c->frames, 3);
+    expect_layers(s, cs->data, true, 50, 40, false, 0, 0);
+
+    /* its image changes in VRAM */
+    nv50_vram_wr32(s, OVSURF + 4 * 256 + 3 * 4, 0x00010203);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 4, 50, 40, OVW, OVH);
+    expect_layers(s, cs->data, true, 50, 40, false, 0, 0);
+
+    /* the surface changes under it: still covered */
+    nv50_vram_wr32(s, SURF + 45 * CPITCH + 60 * 4, 0x00abcdef);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 5, 50, 40, OVW, OVH);
+    expect_layers(s, cs->data, true, 50, 40, false, 0, 0);
+
+    /* the cursor over it, then away: the overlay shows where it was */
+    arm_cursor(s, CTL_ON | CTL_ARGB, 60, 45);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 6, 60, 45, 32, 32);
+    expect_layers(s, cs->data, true, 50, 40, true, 60, 45);
+    arm_cursor(s, CTL_ON | CTL_ARGB, 0, 0);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 7, 0, 0, 92, 77);
+    expect_layers(s, cs->data, true, 50, 40, true, 0, 0);
+    /* the overlay moves under the cursor: redrawn on top of both */
+    arm_overlay(s, 5, 6);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 8, 0, 0, 90, 70);
+    expect_layers(s, cs->data, true, 5, 6, true, 0, 0);
+    CORE(0x880) = 0;
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 9, 0, 0, 32, 32);
+    expect_layers(s, cs->data, true, 5, 6, false, 0, 0);
+
+    /* partly off the bottom right */
+    arm_overlay(s, CW - 10, CH - 12);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 10, 5, 6, CW - 5, CH - 6);
+    expect_layers(s, cs->data, true, CW - 10, CH - 12, false, 0, 0);
+
+    /* hidden (base507c_image_clr): where it was */
+    OVLY(0x0c0) = 0;
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 11, CW - 10, CH - 12, 10, 12);
+    ck_assert_uint_eq(c->frames, 11);
+    expect_layers(s, cs->data, false, 0, 0, false, 0, 0);
+    nv50_scanout_vblank(s, 0);
+    ck_assert_uint_eq(c->frames, 11);
+
+    /* a new surface (set_console again) draws the overlay with it */
+    arm_overlay(s, 20, 30);
+    nv50_scanout_set_console(s, 0, con);
+    nv50_scanout_vblank(s, 0);
+    expect_update(c, 12, 0, 0, CW, CH);
+    cs = display_console_surface(con);
+    expect_layers(s, cs->data, true, 20, 30, false, 0, 0);
+
+    nv50_scanout_set_console(s, 0, NULL);
+    display_console_free(con);
+    card_free(s);
+}
+END_TEST
+
 Suite *hw_scanout_suite(void)
 {
     Suite *s = suite_create("hw-scanout");
@@ -1562,6 +2203,12 @@ Suite *hw_scanout_suite(void)
     tcase_add_test(tc, cursor_clipping);
     tcase_add_test(tc, cursor_sizes_packed_rows);
     tcase_add_test(tc, cursor_bad_descriptions);
+    tcase_add_test(tc, overlay_opaque_clipping);
+    tcase_add_test(tc, overlay_scaling_nearest);
+    tcase_add_test(tc, overlay_formats);
+    tcase_add_test(tc, overlay_colour_keys);
+    tcase_add_test(tc, overlay_yuv);
+    tcase_add_test(tc, overlay_bad_descriptions);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("card");
@@ -1575,6 +2222,8 @@ Suite *hw_scanout_suite(void)
     tcase_add_test(tc, console_error_logged_once);
     tcase_add_test(tc, scanout_cursor_armed);
     tcase_add_test(tc, console_cursor_dirty);
+    tcase_add_test(tc, scanout_overlay_armed);
+    tcase_add_test(tc, console_overlay_dirty);
     suite_add_tcase(s, tc);
     return s;
 }

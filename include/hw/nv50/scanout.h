@@ -2,8 +2,8 @@
  * nv50 scanout surfaces as pure data: a description of what a head reads
  * from VRAM (offset, size, pitch, pitch-linear or block-linear layout,
  * EVO surface format, LUT) and its conversion into a host image the ui/
- * layer shows (DISPLAY_FORMAT_BGRX8888, packed rows), and the hardware
- * cursor blended over that image.  No card needed:
+ * layer shows (DISPLAY_FORMAT_BGRX8888, packed rows), the overlay
+ * composed over it and the hardware cursor blended on top.  No card needed:
  * the unit tests drive it on plain byte arrays.  hw/nv50/scanout.c has
  * the facts (formats, GOBs, LUT layout) and where they come from.
  *
@@ -130,6 +130,58 @@ bool nv50_cursor_compose(const uint8_t *vram, uint64_t vram_size,
                          const NV50CursorDesc *c, uint8_t *dst,
                          uint32_t width, uint32_t height,
                          uint32_t dst_pitch, char **err);
+
+/*
+ * The overlay (cl827e, EVO DMA channel 3 + head; its position from the
+ * overlay-immediate PIO channel 5 + head, cl507b SET_POINT_OUT 0x84): a
+ * surface like the base's, the rectangle POINT_IN/SIZE_IN of it shown
+ * SIZE_OUT big at POINT_OUT over the base image (below the cursor).
+ * hw/nv50/scanout.c has the facts.
+ */
+#define NV50_OVLY_SRC_COLOR_KEYING  0   /* SET_COMPOSITION_CONTROL 3:0 */
+#define NV50_OVLY_DST_COLOR_KEYING  1
+#define NV50_OVLY_OPAQUE            2   /* OPAQUE_SUSPEND_BASE */
+#define NV50_OVLY_YUYV              0x28    /* VE8YO8UE8YE8: Y0 U Y1 V */
+#define NV50_OVLY_UYVY              0x29    /* YO8VE8YE8UE8: U Y0 V Y1 */
+
+typedef struct NV50OverlayDesc {
+    NV50ScanoutDesc surf;       /* the overlay image; lut must be NULL */
+    uint32_t in_x, in_y;        /* POINT_IN: source rectangle origin */
+    uint32_t in_w, in_h;        /* SIZE_IN */
+    uint32_t out_w, out_h;      /* SIZE_OUT: scaled (nearest) if != in */
+    int32_t x, y;               /* POINT_OUT: image position, may be < 0 */
+    unsigned color_space;       /* PARAMS 1:0; YUV: 2 BT.709, else 601 */
+    unsigned mode;              /* NV50_OVLY_* composition */
+    uint32_t key_color, key_mask;   /* SET_KEY_COLOR/MASK, 0x00RRGGBB */
+} NV50OverlayDesc;
+
+/*
+ * Is @o an overlay the head can show out of @vram_size bytes of VRAM?
+ * False with *err (g_free) set: a bad surface (nv50_scanout_check) or
+ * one not in an overlay format (A8R8G8B8, A1R5G5B5, A2B10G10R10, YUYV,
+ * UYVY), a YUV one of odd width, an empty or out-of-surface source
+ * rectangle, an empty output, a reserved composition mode.
+ */
+bool nv50_overlay_check(const NV50OverlayDesc *o, uint64_t vram_size,
+                        char **err);
+
+/*
+ * The part of a @width x @height image that overlay @o covers: columns
+ * [*x0, *x1), rows [*y0, *y1).  False if it is wholly off the image.
+ */
+bool nv50_overlay_rect(const NV50OverlayDesc *o, uint32_t width,
+                       uint32_t height, uint32_t *x0, uint32_t *y0,
+                       uint32_t *x1, uint32_t *y1);
+
+/*
+ * Compose overlay @o (its pixels in @vram) over @dst, a BGRX8888 image
+ * of @width x @height pixels, rows @dst_pitch apart, clipped to it.
+ * Checks @o first (nv50_overlay_check); never reads outside @vram.
+ */
+bool nv50_overlay_compose(const uint8_t *vram, uint64_t vram_size,
+                          const NV50OverlayDesc *o, uint8_t *dst,
+                          uint32_t width, uint32_t height,
+                          uint32_t dst_pitch, char **err);
 
 /*
  * Read the 257 LUT entries at VRAM byte address @addr (the head's
