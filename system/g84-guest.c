@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 
 /* bump when the layout or /init changes, so caches are rebuilt */
-#define G84_GUEST_FORMAT    6
+#define G84_GUEST_FORMAT    8
 
 static const char guest_init[] =
     "#!/bin/sh\n"
@@ -39,6 +39,7 @@ static const char guest_init[] =
     "    gemu.poweroff=*) off=${w#gemu.poweroff=} ;;\n"
     "    gemu.mmiobench=*) mmio=${w#gemu.mmiobench=} ;;\n"
     "    gemu.tty0=*) tty0text=$(echo \"${w#gemu.tty0=}\" | tr _ ' ') ;;\n"
+    "    gemu.run=*) run=${w#gemu.run=} ;;\n"
     "    esac\n"
     "done\n"
     /*
@@ -107,6 +108,17 @@ static const char guest_init[] =
     "        setsid sh -c 'exec sh </dev/tty1 >/dev/tty1 2>&1' &\n"
     "        echo 'gemu-guest: shell on tty1'\n"
     "    fi\n"
+    "fi\n"
+    /*
+     * gemu.run=PATH: a program of the test's own (in a cpio archive the
+     * test appends to this initramfs, tests/guest/cursor.sh), run once
+     * the console is up, before the power-off wait; what it leaves
+     * running lives until the guest powers off.
+     */
+    "if test -n \"$run\"; then\n"
+    "    echo \"gemu-guest: running $run\"\n"
+    "    $run\n"
+    "    echo \"gemu-guest: $run exited with status $?\"\n"
     "fi\n"
     "if test -n \"$off\"; then\n"
     "    sleep \"$off\"\n"

@@ -8,8 +8,9 @@
 #                         each prints "NAME: N passed, N failed" last
 #   tests/guest/*.sh      QEMU guests booted against gemu -M g84: gemu's
 #                         own guest three times, once more typed into under
-#                         Xvfb, Debian's initramfs once (about 7 minutes;
-#                         the packages of .ci/debian-packages)
+#                         Xvfb, once with a DRM cursor set by a guest
+#                         program, Debian's initramfs once (about 8
+#                         minutes; the packages of .ci/debian-packages)
 set -u
 # headless: gemu opens a window by default when a display is available
 # (tests that want one, like display-sdl.sh, start their own Xvfb)
