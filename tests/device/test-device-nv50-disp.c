@@ -501,6 +501,23 @@ static void curs_point(int x, int y)
  * blended as ALPHA_BLEND (straight alpha: c * a + d * (255 - a), /255
  * rounded; 255 is odd, so no value falls half-way), or without it.
  */
+
+/* Pixel (x, y) of @surf is XRGB @p; else fail naming the plane's state. */
+static void expect_pixel(const DisplaySurface *surf, int x, int y,
+                         uint32_t p, const char *plane, bool on, int px,
+                         int py)
+{
+    uint8_t rgba[4];
+
+    display_surface_get_rgba(surf, x, y, rgba);
+    if (rgba[0] != ((p >> 16) & 0xff) || rgba[1] != ((p >> 8) & 0xff) ||
+        rgba[2] != (p & 0xff)) {
+        ck_abort_msg("pixel (%d, %d): %02x%02x%02x, want %06x (%s %s at "
+                     "%d, %d)", x, y, rgba[0], rgba[1], rgba[2],
+                     p & 0xffffff, plane, on ? "on" : "off", px, py);
+    }
+}
+
 static void check_console_cursor(DisplayConsole *con, bool on, int cx,
                                  int cy)
 {
@@ -513,7 +530,6 @@ static void check_console_cursor(DisplayConsole *con, bool on, int cx,
         for (int x = 0; x < W; x++) {
             uint32_t p = pattern(x, y, 0);
             int i = x - cx, j = y - cy;
-            uint8_t rgba[4];
 
             if (on && i >= 0 && i < 64 && j >= 0 && j < 64) {
                 uint32_t c = curs_pattern(i, j), a = c >> 24, q = 0;
@@ -525,14 +541,7 @@ static void check_console_cursor(DisplayConsole *con, bool on, int cx,
                 }
                 p = q;
             }
-            display_surface_get_rgba(surf, x, y, rgba);
-            if (rgba[0] != ((p >> 16) & 0xff) ||
-                rgba[1] != ((p >> 8) & 0xff) || rgba[2] != (p & 0xff)) {
-                ck_abort_msg("pixel (%d, %d): %02x%02x%02x, want %06x "
-                             "(cursor %s at %d, %d)", x, y, rgba[0],
-                             rgba[1], rgba[2], p & 0xffffff,
-                             on ? "on" : "off", cx, cy);
-            }
+            expect_pixel(surf, x, y, p, "cursor", on, cx, cy);
         }
     }
 }
@@ -661,19 +670,11 @@ static void check_console_overlay(DisplayConsole *con, bool on, int ox,
         for (int x = 0; x < W; x++) {
             uint32_t p = pattern(x, y, 0);
             int i = x - ox, j = y - oy;
-            uint8_t rgba[4];
 
             if (on && i >= 0 && i < OVW && j >= 0 && j < OVH) {
                 p = ovly_pattern(i, j, os);
             }
-            display_surface_get_rgba(surf, x, y, rgba);
-            if (rgba[0] != ((p >> 16) & 0xff) ||
-                rgba[1] != ((p >> 8) & 0xff) || rgba[2] != (p & 0xff)) {
-                ck_abort_msg("pixel (%d, %d): %02x%02x%02x, want %06x "
-                             "(overlay %s at %d, %d)", x, y, rgba[0],
-                             rgba[1], rgba[2], p & 0xffffff,
-                             on ? "on" : "off", ox, oy);
-            }
+            expect_pixel(surf, x, y, p, "overlay", on, ox, oy);
         }
     }
 }
