@@ -1542,6 +1542,13 @@ static void box_add(uint32_t *x0, uint32_t *y0, uint32_t *x1, uint32_t *y1,
     *y1 = MAX(*y1, ry1);
 }
 
+/* Does the bounding box (empty: y0 == UINT32_MAX) meet a rectangle? */
+static bool box_meets(uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
+                      uint32_t rx0, uint32_t ry0, uint32_t rx1, uint32_t ry1)
+{
+    return y0 != UINT32_MAX && x0 < rx1 && rx0 < x1 && y0 < ry1 && ry0 < y1;
+}
+
 void nv50_scanout_vblank(NV50State *s, int head)
 {
     NV50ScanoutHead *h;
@@ -1623,8 +1630,7 @@ void nv50_scanout_vblank(NV50State *s, int head)
     if (ovly_on) {
         redraw |= overlay_snapshot(s, h, &ovly);
         redraw |= memcmp(&ovly, &h->ovly, sizeof(ovly)) != 0;
-        redraw |= y0 != UINT32_MAX && x0 < ox1 && ox0 < x1 && y0 < oy1 &&
-                  oy0 < y1;
+        redraw |= box_meets(x0, y0, x1, y1, ox0, oy0, ox1, oy1);
     }
     if (!full && redraw) {
         if (h->ovly_on) {
@@ -1665,8 +1671,7 @@ void nv50_scanout_vblank(NV50State *s, int head)
         redraw |= !cursor_equal(&curs, &h->curs) ||
                   memcmp(px, h->curs_px, n);
         memcpy(h->curs_px, px, n);
-        redraw |= y0 != UINT32_MAX && x0 < cx1 && cx0 < x1 && y0 < cy1 &&
-                  cy0 < y1;
+        redraw |= box_meets(x0, y0, x1, y1, cx0, cy0, cx1, cy1);
     }
     if (!full && redraw) {
         if (h->curs_on) {

@@ -689,7 +689,6 @@ START_TEST(overlay_composed)
     drm_display_create();
     /* ovly507e_new_ (nv50_dmac_create) and nv50_oimm_init */
     nvkm_bind_ctxdma(OVLY_CHAN, HANDLE_SYNCBUF, SYNCBUF, SYNCBUF + 0xfff);
-    nvkm_bind_ctxdma(OVLY_CHAN, HANDLE_SYNCBUF, SYNCBUF, SYNCBUF + 0xfff);
     nvkm_bind_ctxdma(OVLY_CHAN, HANDLE_VRAM, 0, (256u << 20) - 1);
     nvkm_bind_ctxdma(OVLY_CHAN, HANDLE_FB, 0, (256u << 20) - 1);
     dmac_create(&ovly0, OVLY_CHAN);

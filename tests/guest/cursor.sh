@@ -23,7 +23,6 @@
 set -u
 build=${GEMU_BUILD:-build}
 src=$(cd "$(dirname "$0")/../.." && pwd)
-tty0text='Hello_from_the_emulated_G84:_0123456789_ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz'
 limit=${GEMU_GUEST_TIMEOUT:-240}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

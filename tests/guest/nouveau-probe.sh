@@ -14,7 +14,6 @@ set -u
 build=${GEMU_BUILD:-build}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 # what the guest writes to its framebuffer console (_ for spaces)
-tty0text='Hello_from_the_emulated_G84:_0123456789_ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz'
 limit=${GEMU_GUEST_TIMEOUT:-240}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -14,10 +14,15 @@
 #   fbcon_log_checks NAME LOG   fbcon on nouveau's framebuffer, no EVO
 #                       notifier or base channel timeout
 #
+#   tty0text            the line the guest writes to /dev/tty0 (gemu.tty0=,
+#                       _ for spaces) in the frame tests/images/g84-fbcon.png
+#                       shows, for the tests that compare with it
+#
 # SPDX-License-Identifier: MIT
 
 pass=0
 fail=0
+tty0text='Hello_from_the_emulated_G84:_0123456789_ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz'
 
 ok() {
     echo "PASS: $*"
