@@ -48,12 +48,12 @@
 #include "gemu/osdep.h"
 #include "gemu/log.h"
 #include "hw/nv50/evo.h"
+#include "hw/nv50/object.h"
 
 #define EVO_PUSH_SIZE           0x1000
 #define EVO_RAMHT_BITS          9       /* 4 KiB RAMHT at the inst start */
 /* a legal stream reaches PUT within one buffer (plus a JUMP) */
 #define EVO_FETCH_BUDGET        (2 * EVO_PUSH_SIZE / 4)
-#define NV_DMA_IN_MEMORY        0x003d
 
 #define EVO_OP_METHOD           0
 #define EVO_OP_JUMP             1
@@ -283,54 +283,33 @@ bool nv50_evo_ctxdma(NV50State *s, int chid, uint32_t handle,
                      uint64_t *start, uint64_t *limit, bool *vram)
 {
     uint32_t objects = *nv50_pdisp_reg(s, NV_PDISP_INST);
-    uint64_t inst = (uint64_t)(objects & ~0xffu) << 8;
-    uint32_t entries = 1u << EVO_RAMHT_BITS;
-    uint32_t hash = 0;
+    NV50Ramht ht = {
+        .addr = (uint64_t)(objects & ~0xffu) << 8,
+        .bits = EVO_RAMHT_BITS,
+    };
+    const char *why;
+    NV50CtxDma d;
+    uint32_t ctx;
 
     if (!handle || !(objects & 1)) {
         return false;           /* 0 is "none"; no display instance */
     }
-    for (uint32_t h = handle; h; h >>= EVO_RAMHT_BITS) {
-        hash ^= h & (entries - 1);
+    /* the display's context word: channel 31:28, object offset << 10 */
+    if (!nv50_ramht_lookup(s, &ht, chid, handle, 0xf0000000u,
+                           (uint32_t)chid << 28, &ctx) ||
+        !nv50_ctxdma_read(s, ht.addr + ((ctx >> 10) & 0x3ffff), &d, &why) ||
+        d.class_id != NV_CLASS_DMA_IN_MEMORY) {
+        return false;
     }
-    hash = (hash ^ ((uint32_t)chid << (EVO_RAMHT_BITS - 4))) &
-           (entries - 1);
-    /* UNVERIFIED: every slot is probed (nvkm's search does the same) */
-    for (uint32_t i = 0; i < entries; i++) {
-        uint64_t slot = inst + ((hash + i) & (entries - 1)) * 8;
-        uint32_t ctx, w0, w3;
-        uint64_t obj;
-
-        if (nv50_vram_rd32(s, slot) != handle) {
-            continue;
-        }
-        ctx = nv50_vram_rd32(s, slot + 4);
-        if ((ctx >> 28) != (uint32_t)chid) {
-            continue;
-        }
-        obj = inst + ((ctx >> 10) & 0x3ffff);
-        w0 = nv50_vram_rd32(s, obj);
-        w3 = nv50_vram_rd32(s, obj + 12);
-        if ((w0 & 0xffff) != NV_DMA_IN_MEMORY) {
-            return false;
-        }
-        switch ((w0 >> 16) & 3) {
-        case 0:
-            gemu_log_once(LOG_UNIMP, "nv50-evo", 1, "nv50: EVO context "
-                          "DMA with a VM target (not modelled)\n");
-            return false;
-        case 1:
-            *vram = true;
-            break;
-        default:
-            *vram = false;
-            break;
-        }
-        *start = nv50_vram_rd32(s, obj + 8) | (uint64_t)(w3 & 0xff) << 32;
-        *limit = nv50_vram_rd32(s, obj + 4) | (uint64_t)(w3 >> 24) << 32;
-        return true;
+    if (d.target == NV50_DMA_VM) {
+        gemu_log_once(LOG_UNIMP, "nv50-evo", 1, "nv50: EVO context "
+                      "DMA with a VM target (not modelled)\n");
+        return false;
     }
-    return false;
+    *vram = d.target == NV50_DMA_VRAM;
+    *start = d.start;
+    *limit = d.limit;
+    return true;
 }
 
 /*

@@ -58,10 +58,10 @@ uint64_t nv50_pfb_read(NV50State *s, hwaddr addr, unsigned size)
     case NV_PFB_MMU_TLB_FLUSH:
         return s->pfb.vm_flush & ~1u;           /* flush done at once */
     case NV_PFB_MMU_VM_FAULT:
-        /* bit 31 "trap pending" never set: gemu reports no VM traps yet */
-        return s->pfb.trap[0] & 0x7fffffff;
+        return (s->pfb.trap_pending ? 0x80000000u : 0) | s->pfb.trap_sel;
     case NV_PFB_MMU_VM_FAULT_DATA:
-        return s->pfb.trap[1];
+        /* word (0x100c90 bits 26:24) of the trap nv50_vm_report_fault made */
+        return s->pfb.trap[(s->pfb.trap_sel >> 24) % 6];
     default:
         nv50_unimp(s, addr, false, 0);
         return s->pfb.regs[(addr & 0xfff) / 4];
@@ -96,10 +96,13 @@ void nv50_pfb_write(NV50State *s, hwaddr addr, uint64_t val, unsigned size)
         s->vm.flushes++;
         break;
     case NV_PFB_MMU_VM_FAULT:
-        s->pfb.trap[0] = val & 0x7fffffff;
+        /* bits 26:24 select a word; writing bit 31 acknowledges */
+        s->pfb.trap_sel = val & 0x7fffffff;
+        if (val & 0x80000000u) {
+            s->pfb.trap_pending = false;
+        }
         break;
     case NV_PFB_MMU_VM_FAULT_DATA:
-        s->pfb.trap[1] = val;
         break;
     default:
         nv50_unimp(s, addr, true, val);

@@ -17,8 +17,10 @@
  * instance + (bits 15:0 << 4) whose start/limit map BAR offsets to VAs;
  * with bit 31 clear the BAR shows VRAM directly.
  *
- * gemu keeps no TLB: every BAR access walks the tables, so TLB and BAR
- * flushes complete at once and only count.
+ * gemu keeps no TLB: every access walks the tables, so TLB and BAR
+ * flushes complete at once and only count.  The BARs and the engines
+ * share one access path, nv50_vm_rw(), and one fault report, PFB's VM
+ * trap (nv50_vm_report_fault()).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -29,21 +31,50 @@
 #define G84_PD_OFFSET       0x200
 #define NV50_VA_BITS        40
 
+const char *nv50_fault_name(NV50FaultReason r)
+{
+    switch (r) {
+    case NV50_FAULT_PT_NOT_PRESENT:
+        return "PT_NOT_PRESENT";
+    case NV50_FAULT_PT_TOO_SHORT:
+        return "PT_TOO_SHORT";
+    case NV50_FAULT_PAGE_NOT_PRESENT:
+        return "PAGE_NOT_PRESENT";
+    case NV50_FAULT_PAGE_READ_ONLY:
+        return "PAGE_READ_ONLY";
+    case NV50_FAULT_NULL_DMAOBJ:
+        return "NULL_DMAOBJ";
+    case NV50_FAULT_VRAM_LIMIT:
+        return "VRAM_LIMIT";
+    case NV50_FAULT_DMAOBJ_LIMIT:
+        return "DMAOBJ_LIMIT";
+    }
+    return "?";
+}
+
+bool nv50_phys_rw(NV50State *s, NV50Target target, uint64_t addr,
+                  void *buf, size_t len, bool is_write)
+{
+    if (target == NV50_TARGET_VRAM) {
+        return is_write ? nv50_vram_write(s, addr, buf, len)
+                        : nv50_vram_read(s, addr, buf, len);
+    }
+    return is_write ? dma_write(&s->dma, addr, buf, len)
+                    : dma_read(&s->dma, addr, buf, len);
+}
+
 static uint64_t rd64_target(NV50State *s, NV50Target target, uint64_t addr,
                             bool *ok)
 {
     uint8_t b[8];
 
-    if (target == NV50_TARGET_VRAM) {
-        *ok = nv50_vram_read(s, addr, b, 8);
-    } else {
-        *ok = dma_read(&s->dma, addr, b, 8);
-    }
+    *ok = nv50_phys_rw(s, target, addr, b, 8, false);
     return ldn_le_p(b, 8);
 }
 
-bool nv50_vm_translate(NV50State *s, uint64_t pd, uint64_t va,
-                       NV50Translation *t)
+/* The walk; false with *why set on a fault. */
+static bool vm_walk(NV50State *s, uint64_t pd, uint64_t va,
+                    NV50Translation *t, NV50FaultReason *why)
 {
     static const uint32_t small_entries[4] = {
         0x100000 / 8, 0x40000 / 8, 0x20000 / 8, 0x10000 / 8,
@@ -53,11 +84,13 @@ bool nv50_vm_translate(NV50State *s, uint64_t pd, uint64_t va,
     uint32_t entries, ptei;
     bool ok;
 
+    *why = NV50_FAULT_PT_NOT_PRESENT;
     if (va >> NV50_VA_BITS) {
         return false;
     }
     pde = rd64_target(s, NV50_TARGET_VRAM, pd + (va >> 29) * 8, &ok);
-    if (!ok || !(pde & 1)) {
+    ptet = (pde >> 2) & 3;
+    if (!ok || !(pde & 1) || ptet == 1) {
         return false;
     }
     if (pde & 2) {
@@ -68,16 +101,14 @@ bool nv50_vm_translate(NV50State *s, uint64_t pd, uint64_t va,
         entries = 0x20000000 >> 16;
     }
     ptei = (va & 0x1fffffff) >> shift;
+    *why = NV50_FAULT_PT_TOO_SHORT;
     if (ptei >= entries) {
-        return false;
-    }
-    ptet = (pde >> 2) & 3;
-    if (ptet == 1) {
         return false;
     }
     pt = pde & 0xfffffff000ull;
     pte = rd64_target(s, ptet ? NV50_TARGET_HOST : NV50_TARGET_VRAM,
                       pt + (uint64_t)ptei * 8, &ok);
+    *why = NV50_FAULT_PAGE_NOT_PRESENT;
     if (!ok || !(pte & 1) || ((pte >> 4) & 3) == 1) {
         return false;
     }
@@ -89,6 +120,72 @@ bool nv50_vm_translate(NV50State *s, uint64_t pd, uint64_t va,
     t->addr = base + ((uint64_t)(ptei & ((1u << log2blk) - 1)) << shift) +
               (va & (t->page_size - 1));
     return true;
+}
+
+bool nv50_vm_translate(NV50State *s, uint64_t pd, uint64_t va,
+                       NV50Translation *t)
+{
+    NV50FaultReason why;
+
+    return vm_walk(s, pd, va, t, &why);
+}
+
+bool nv50_vm_rw(NV50State *s, uint64_t pd, uint64_t va, void *buf,
+                size_t len, bool is_write, NV50Fault *f)
+{
+    uint8_t *b = buf;
+
+    while (len) {
+        NV50Translation t;
+        NV50FaultReason why;
+        size_t n;
+
+        if (!vm_walk(s, pd, va, &t, &why)) {
+            goto fault;
+        }
+        if (is_write && t.read_only) {
+            why = NV50_FAULT_PAGE_READ_ONLY;
+            goto fault;
+        }
+        n = MIN(len, t.page_size - (va & (t.page_size - 1)));
+        if (!nv50_phys_rw(s, t.target, t.addr, b, n, is_write)) {
+            why = NV50_FAULT_VRAM_LIMIT;
+            goto fault;
+        }
+        b += n;
+        va += n;
+        len -= n;
+        continue;
+fault:
+        f->reason = why;
+        f->va = va;
+        f->write = is_write;
+        return false;
+    }
+    return true;
+}
+
+void nv50_vm_report_fault(NV50State *s, unsigned engine, unsigned client,
+                          unsigned subclient, uint64_t inst,
+                          const NV50Fault *f)
+{
+    gemu_log_mask(LOG_GUEST_ERROR, "nv50: VM fault: engine 0x%x client "
+                  "0x%x/%u %s at VA 0x%010" PRIx64 " (%s), channel "
+                  "instance 0x%" PRIx64 "\n", engine, client, subclient,
+                  f->write ? "write" : "read", f->va,
+                  nv50_fault_name(f->reason), inst);
+    if (s->pfb.trap_pending) {
+        return;                 /* the first trap stays until acked */
+    }
+    /* the six words of nvkm's nv50_fb_intr (G84: 4-bit fields) */
+    s->pfb.trap[0] = (engine & 0xf) | (f->reason & 0xf) << 4 |
+                     (client & 0xf) << 8 | (subclient & 0xf) << 12;
+    s->pfb.trap[1] = (inst >> 12) & 0xffff;
+    s->pfb.trap[2] = (inst >> 28) & 0xffff;
+    s->pfb.trap[3] = f->va & 0xffff;
+    s->pfb.trap[4] = (f->va >> 16) & 0xffff;
+    s->pfb.trap[5] = ((f->va >> 32) & 0xff) | (f->write ? 0 : 0x100);
+    s->pfb.trap_pending = true;
 }
 
 /* --- BAR apertures --- */
@@ -122,119 +219,83 @@ static bool bar_map(NV50State *s, uint32_t reg, BarMap *m)
     return true;
 }
 
-/* Physical location of BAR offset off; false (logged) on a fault. */
-static bool bar_resolve(NV50State *s, int bar, uint32_t reg, uint64_t off,
-                        bool is_write, NV50Translation *t)
-{
-    BarMap m;
-    uint64_t va;
-
-    bar_map(s, reg, &m);
-    if (m.direct) {
-        t->addr = off;
-        t->target = NV50_TARGET_VRAM;
-        t->read_only = false;
-        t->page_size = 4096;
-        return true;
-    }
-    va = m.start + off;
-    if (va > m.limit) {
-        gemu_log_mask(LOG_GUEST_ERROR, "nv50: BAR%d offset 0x%" PRIx64
-                      " beyond its DMA object limit 0x%" PRIx64 "\n",
-                      bar, off, m.limit);
-        return false;
-    }
-    if (m.target != 0) {
-        /* VRAM (1) or system memory (2, 3), linear */
-        t->addr = va;
-        t->target = m.target == 1 ? NV50_TARGET_VRAM : m.target;
-        t->read_only = false;
-        t->page_size = 4096;
-        return true;
-    }
-    if (!nv50_vm_translate(s, m.pd, va, t)) {
-        /* UNVERIFIED: hardware would record a VM fault in PFB */
-        gemu_log_mask(LOG_GUEST_ERROR, "nv50: BAR%d %s at offset 0x%"
-                      PRIx64 " (VA 0x%" PRIx64 ") faults\n", bar,
-                      is_write ? "write" : "read", off, va);
-        return false;
-    }
-    if (is_write && t->read_only) {
-        gemu_log_mask(LOG_GUEST_ERROR, "nv50: BAR%d write to read-only "
-                      "page at VA 0x%" PRIx64 "\n", bar, va);
-        return false;
-    }
-    return true;
-}
-
-static bool phys_rw(NV50State *s, const NV50Translation *t, uint8_t *b,
-                    unsigned len, bool is_write)
-{
-    if (t->target == NV50_TARGET_VRAM) {
-        return is_write ? nv50_vram_write(s, t->addr, b, len)
-                        : nv50_vram_read(s, t->addr, b, len);
-    }
-    return is_write ? dma_write(&s->dma, t->addr, b, len)
-                    : dma_read(&s->dma, t->addr, b, len);
-}
-
 static void bar_access(NV50State *s, int bar, uint32_t reg, hwaddr off,
                        uint8_t *b, unsigned size, bool is_write)
 {
-    NV50Translation t;
+    NV50Fault f;
+    BarMap m;
+    uint64_t va;
+    bool ok;
 
-    if (!bar_resolve(s, bar, reg, off, is_write, &t)) {
-        if (!is_write) {
-            memset(b, 0, size);
+    bar_map(s, reg, &m);
+    va = m.start + off;
+    if (m.direct) {
+        ok = nv50_phys_rw(s, NV50_TARGET_VRAM, off, b, size, is_write);
+    } else if (va + size - 1 > m.limit) {
+        gemu_log_mask(LOG_GUEST_ERROR, "nv50: BAR%d offset 0x%" PRIx64
+                      " beyond its DMA object limit 0x%" PRIx64 "\n",
+                      bar, off, m.limit);
+        ok = false;
+    } else if (m.target != 0) {
+        /* VRAM (1) or system memory (2, 3), linear */
+        ok = nv50_phys_rw(s, m.target == 1 ? NV50_TARGET_VRAM : m.target,
+                          va, b, size, is_write);
+    } else {
+        ok = nv50_vm_rw(s, m.pd, va, b, size, is_write, &f);
+        if (!ok) {
+            nv50_vm_report_fault(s, NV50_VM_ENGINE_BAR, 0, bar == 3,
+                                 m.pd - G84_PD_OFFSET, &f);
         }
-        return;
     }
-    if ((t.addr & (t.page_size - 1)) + size > t.page_size) {
-        /* crosses a page: byte by byte, each translated */
-        for (unsigned i = 0; i < size; i++) {
-            bar_access(s, bar, reg, off + i, b + i, 1, is_write);
-        }
-        return;
-    }
-    if (!phys_rw(s, &t, b, size, is_write) && !is_write) {
+    if (!ok && !is_write) {
         memset(b, 0, size);
     }
+}
+
+static uint64_t bar_read(NV50State *s, int bar, uint32_t reg, hwaddr off,
+                         unsigned size)
+{
+    uint8_t b[8];
+
+    bar_access(s, bar, reg, off, b, size, false);
+    return ldn_le_p(b, size);
+}
+
+static void bar_write(NV50State *s, int bar, uint32_t reg, hwaddr off,
+                      uint64_t val, unsigned size)
+{
+    uint8_t b[8];
+
+    stn_le_p(b, size, val);
+    bar_access(s, bar, reg, off, b, size, true);
 }
 
 static uint64_t bar1_read(void *opaque, hwaddr off, unsigned size)
 {
     NV50State *s = opaque;
-    uint8_t b[8];
 
-    bar_access(s, 1, s->vm.bar1_ctxdma, off, b, size, false);
-    return ldn_le_p(b, size);
+    return bar_read(s, 1, s->vm.bar1_ctxdma, off, size);
 }
 
 static void bar1_write(void *opaque, hwaddr off, uint64_t val, unsigned size)
 {
     NV50State *s = opaque;
-    uint8_t b[8];
 
-    stn_le_p(b, size, val);
-    bar_access(s, 1, s->vm.bar1_ctxdma, off, b, size, true);
+    bar_write(s, 1, s->vm.bar1_ctxdma, off, val, size);
 }
 
 static uint64_t bar3_read(void *opaque, hwaddr off, unsigned size)
 {
     NV50State *s = opaque;
-    uint8_t b[8];
 
-    bar_access(s, 3, s->vm.bar3_ctxdma, off, b, size, false);
-    return ldn_le_p(b, size);
+    return bar_read(s, 3, s->vm.bar3_ctxdma, off, size);
 }
 
 static void bar3_write(void *opaque, hwaddr off, uint64_t val, unsigned size)
 {
     NV50State *s = opaque;
-    uint8_t b[8];
 
-    stn_le_p(b, size, val);
-    bar_access(s, 3, s->vm.bar3_ctxdma, off, b, size, true);
+    bar_write(s, 3, s->vm.bar3_ctxdma, off, val, size);
 }
 
 static const MemoryRegionOps bar1_ops = {

@@ -298,7 +298,17 @@ START_TEST(bar3_page_tables)
     gemu_loglevel = LOG_GUEST_ERROR;
     ck_assert_uint_eq(pci_mmio_read(rig.pci, BAR3_GPA + 0x10000, 4), 0);
     log = rig_log();
-    ck_assert_ptr_nonnull(strstr(log, "BAR3 read at offset 0x10000"));
+    ck_assert_ptr_nonnull(strstr(log, "VM fault: engine 0x6 client 0x0/1 "
+                                 "read"));
+    ck_assert_ptr_nonnull(strstr(log, "PAGE_NOT_PRESENT"));
+    /* ...and PFB's VM trap holds it the way nvkm's nv50_fb_intr reads it */
+    ck_assert_uint_eq(rd32(0x100c90) & 0x80000000u, 0x80000000u);
+    wr32(0x100c90, 0 << 24);
+    ck_assert_uint_eq(rd32(0x100c94), 0x6 | 0x2 << 4 | 1 << 12);
+    wr32(0x100c90, 5 << 24);
+    ck_assert_uint_eq(rd32(0x100c94) & 0x100, 0x100);       /* a read */
+    wr32(0x100c90, 0x80000000u);
+    ck_assert_uint_eq(rd32(0x100c90) & 0x80000000u, 0);
     ck_assert_uint_ge(rig.s->vm.flushes, 2);
 }
 END_TEST

@@ -100,7 +100,10 @@ typedef struct NV50PFB {
     uint32_t cfg1;              /* 0x100204: row/column/bank layout */
     uint32_t mem_type;          /* 0x100714 */
     uint32_t nisobuf;           /* 0x100c08: scratch page for faults */
-    uint32_t trap[2];           /* 0x100c90, 0x100c94 */
+    /* VM trap: 0x100c90 selects one of six words read at 0x100c94 */
+    uint32_t trap_sel;          /* 0x100c90 bits 30:0 */
+    bool trap_pending;          /* 0x100c90 bit 31 */
+    uint32_t trap[6];
     uint32_t vm_flush;          /* 0x100c80 */
     uint32_t regs[0x1000 / 4];
 } NV50PFB;
@@ -320,6 +323,61 @@ typedef struct NV50Translation {
     bool read_only;
     uint64_t page_size;
 } NV50Translation;
+
+/*
+ * Why an access through a VM or a context DMA failed: the reason codes
+ * of PFB's VM trap (nvkm fb/nv50.c vm_fault).
+ */
+typedef enum {
+    NV50_FAULT_PT_NOT_PRESENT = 0x0,
+    NV50_FAULT_PT_TOO_SHORT = 0x1,
+    NV50_FAULT_PAGE_NOT_PRESENT = 0x2,
+    NV50_FAULT_PAGE_READ_ONLY = 0x4,
+    NV50_FAULT_NULL_DMAOBJ = 0x6,
+    NV50_FAULT_VRAM_LIMIT = 0xb,        /* also guest RAM not there */
+    NV50_FAULT_DMAOBJ_LIMIT = 0xf,
+} NV50FaultReason;
+
+/* The units of PFB's VM trap (vm_engine / vm_client in nvkm). */
+#define NV50_VM_ENGINE_PGRAPH   0x0
+#define NV50_VM_ENGINE_PFIFO    0x5
+#define NV50_VM_ENGINE_BAR      0x6
+#define NV50_VM_CLIENT_DISPATCH 0x3
+#define NV50_VM_CLIENT_PFIFO_WRITE 0x4
+#define NV50_VM_CLIENT_PFIFO_READ 0x8
+#define NV50_VM_CLIENT_PROP     0xb
+
+typedef struct NV50Fault {
+    NV50FaultReason reason;
+    uint64_t va;                /* the VA (or object offset) that failed */
+    bool write;
+} NV50Fault;
+
+const char *nv50_fault_name(NV50FaultReason r);
+
+/*
+ * Read or write @len bytes of physical memory: VRAM or guest RAM (the
+ * snooped and non-snooped targets alike).  False if any byte is outside.
+ */
+bool nv50_phys_rw(NV50State *s, NV50Target target, uint64_t addr,
+                  void *buf, size_t len, bool is_write);
+/*
+ * Read or write @len bytes at @va through the page directory at VRAM
+ * @pd, page by page.  False at the first faulting page, with *f filled
+ * (bytes before it were done).  Engines (PFIFO, PGRAPH) and the BARs
+ * all come here.
+ */
+bool nv50_vm_rw(NV50State *s, uint64_t pd, uint64_t va, void *buf,
+                size_t len, bool is_write, NV50Fault *f);
+/*
+ * Record fault @f of (@engine, @client, @subclient) on the channel whose
+ * instance block is at VRAM @inst in PFB's VM trap registers
+ * (0x100c90/0x100c94, the six words nvkm's nv50_fb_intr reads), if no
+ * trap is pending there yet, and log it.
+ */
+void nv50_vm_report_fault(NV50State *s, unsigned engine, unsigned client,
+                          unsigned subclient, uint64_t inst,
+                          const NV50Fault *f);
 
 /* Walk the page directory at pd (VRAM address) for va; false on fault. */
 bool nv50_vm_translate(NV50State *s, uint64_t pd, uint64_t va,
