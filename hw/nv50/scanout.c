@@ -33,18 +33,10 @@
  *   B 29:20, A 31:30 (DRM XBGR/ABGR2101010); 0x1e I8 = an index into
  *   the LUT.  The base layer is opaque: alpha is ignored.  0xca (FP16),
  *   0x1f/0x2e (VOID16/32) are not shown (LOG_UNIMP).
- * - Block-linear (g80-surface.rst "Blocklinear surfaces"): a GOB is 64
- *   bytes x 4 rows on G80:GF100 (GF100+: 64 x 8), stored row after row
- *   (256 bytes).  The display's blocks are 1 GOB wide and 1 << BLOCK_
- *   HEIGHT GOBs high, GOBs stored top to bottom inside a block; blocks
- *   are stored left to right, then rows of blocks top to bottom, PITCH
- *   blocks to a row.  So byte xb of row y is at
- *     offset + (y / (4 << bh)) * pitch_gobs * (256 << bh)
- *            + (xb / 64) * (256 << bh) + (y % (4 << bh)) / 4 * 256
- *            + (y % 4) * 64 + xb % 64.
- *   That is the layout seen through the VM with the right storage type;
- *   the storage-type dependent reordering below it (partitions, banks)
- *   is invisible to every gemu unit, since VRAM is one flat array.
+ * - Block-linear: the display's blocks are 1 GOB wide and 1 << BLOCK_
+ *   HEIGHT GOBs high, PITCH / 64 blocks to a row of blocks; the layout
+ *   itself (GOBs, blocks, their order) is hw/nv50/surface.c's, the one
+ *   every unit uses.
  * - LUT: cl507d HEAD_SET_BASE_LUT_LO 0x840 (ENABLE 31, MODE 30: 0 LORES,
  *   1 HIRES, ORIGIN 7:2), HEAD_SET_BASE_LUT_HI 0x844 (ORIGIN = address
  *   >> 8); G84's 827d adds HEAD_SET_CONTEXT_DMA_LUT 0x85c (head827d.c:
@@ -220,6 +212,7 @@
 #include "gemu/log.h"
 #include "hw/nv50/nv50.h"
 #include "hw/nv50/scanout.h"
+#include "hw/nv50/surface.h"
 #include "ui/console.h"
 
 #define CORE_HEAD_MTHD(h, m)    (0x800 + (h) * 0x400 + (m))
@@ -352,34 +345,29 @@ static uint64_t row_len(const NV50ScanoutDesc *d)
     return (uint64_t)d->width * surface_bpp(d->format);
 }
 
-/* VRAM address of the first byte of row @y (block-linear: of GOB 0). */
-static uint64_t row_addr(const NV50ScanoutDesc *d, uint32_t y)
+/* The surface module's view of @d (hw/nv50/surface.c has the layout). */
+static NV50Surface desc_surface(const NV50ScanoutDesc *d)
 {
-    uint64_t rows_per_block, block_bytes;
+    NV50Surface sf = {
+        .block_linear = d->block_linear,
+        .pitch = d->pitch,
+        /* block-linear PITCH is the row of blocks: 64 x GOBs across */
+        .width_bytes = d->pitch,
+        .height = d->height,
+        .depth = 1,
+        .block_h = d->block_height,
+    };
 
-    if (!d->block_linear) {
-        return d->offset + (uint64_t)d->pitch * y;
-    }
-    rows_per_block = (uint64_t)NV50_GOB_HEIGHT << d->block_height;
-    block_bytes = (uint64_t)NV50_GOB_SIZE << d->block_height;
-    return d->offset + y / rows_per_block * (d->pitch / NV50_GOB_WIDTH) *
-           block_bytes + y % rows_per_block / NV50_GOB_HEIGHT * NV50_GOB_SIZE
-           + y % NV50_GOB_HEIGHT * NV50_GOB_WIDTH;
+    return sf;
 }
 
 /* One past the last byte the head reads (@d checked but for its end). */
 static uint64_t surface_end(const NV50ScanoutDesc *d)
 {
-    uint64_t len = row_len(d), gob;
+    NV50Surface sf = desc_surface(d);
 
-    if (!d->block_linear) {
-        return row_addr(d, d->height - 1) + len;
-    }
-    /* the last row's last GOB, as far as the row reaches into it */
-    gob = (len - 1) / NV50_GOB_WIDTH;
-    return row_addr(d, d->height - 1) +
-           gob * ((uint64_t)NV50_GOB_SIZE << d->block_height) +
-           (len - gob * NV50_GOB_WIDTH);
+    return d->offset + nv50_surface_offset(&sf, row_len(d) - 1,
+                                           d->height - 1, 0) + 1;
 }
 
 /* nv50_scanout_check with @bpp the format's bytes per pixel (0: bad) */
@@ -408,9 +396,9 @@ static bool surface_check(const NV50ScanoutDesc *d, unsigned bpp,
         return false;
     }
     if (d->block_linear) {
-        if (d->block_height > NV50_BLOCK_HEIGHT_MAX) {
+        if (d->block_height > NV50_BLOCK_LOG2_MAX) {
             *err = g_strdup_printf("block height %u (at most %u: 32 GOBs)",
-                                   d->block_height, NV50_BLOCK_HEIGHT_MAX);
+                                   d->block_height, NV50_BLOCK_LOG2_MAX);
             return false;
         }
         if (d->pitch % NV50_GOB_WIDTH) {
@@ -441,21 +429,25 @@ bool nv50_scanout_check(const NV50ScanoutDesc *d, uint64_t vram_size,
 
 /*
  * The bytes of row @y: a pointer into VRAM (pitch-linear) or the row
- * gathered GOB by GOB into @scratch (row_len bytes).  @d is checked.
+ * gathered GOB row by GOB row into @scratch (row_len bytes).  @d is
+ * checked.
  */
 static const uint8_t *row_bytes(const uint8_t *vram, const NV50ScanoutDesc *d,
                                 uint32_t y, uint8_t *scratch)
 {
-    uint64_t len = row_len(d), addr = row_addr(d, y);
-    uint64_t block_bytes = (uint64_t)NV50_GOB_SIZE << d->block_height;
+    NV50Surface sf = desc_surface(d);
+    uint64_t len = row_len(d);
 
     if (!d->block_linear) {
-        return vram + addr;
+        return vram + d->offset + nv50_surface_offset(&sf, 0, y, 0);
     }
-    for (uint64_t x = 0; x < len; x += NV50_GOB_WIDTH) {
-        memcpy(scratch + x, vram + addr,
-               MIN((uint64_t)NV50_GOB_WIDTH, len - x));
-        addr += block_bytes;
+    for (uint64_t x = 0; x < len;) {
+        uint64_t run = MIN((uint64_t)nv50_surface_run(&sf, x, y, 0),
+                           len - x);
+
+        memcpy(scratch + x, vram + d->offset +
+               nv50_surface_offset(&sf, x, y, 0), run);
+        x += run;
     }
     return scratch;
 }

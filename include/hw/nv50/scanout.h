@@ -22,12 +22,6 @@
 #define NV50_SURFACE_R5G6B5         0xe8    /* B 4:0, G 10:5, R 15:11 */
 #define NV50_SURFACE_A1R5G5B5       0xe9    /* B 4:0, G 9:5, R 14:10 */
 
-/* Tesla GOB: 64 bytes x 4 rows (GF100+ have 64 x 8). */
-#define NV50_GOB_WIDTH              64
-#define NV50_GOB_HEIGHT             4
-#define NV50_GOB_SIZE               (NV50_GOB_WIDTH * NV50_GOB_HEIGHT)
-#define NV50_BLOCK_HEIGHT_MAX       5       /* log2: 32 GOBs */
-
 /* LUT in VRAM: 8-byte entries of LE u16 R, G, B (+6 unused). */
 #define NV50_LUT_ENTRIES            257     /* 256 + one to interpolate to */
 #define NV50_LUT_ENTRY_SIZE         8
