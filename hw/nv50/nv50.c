@@ -14,6 +14,7 @@
 #include "gemu/log.h"
 #include "gemu/trace.h"
 #include "hw/nv50/nv50.h"
+#include "hw/nv50/engine.h"
 
 static uint64_t nv50_unimp_read(NV50State *s, hwaddr addr, unsigned size)
 {
@@ -81,7 +82,8 @@ static const NV50Block nv50_blocks[] = {
     { "PMC",         0x000000, 0x001000, nv50_pmc_read, nv50_pmc_write },
     { "PBUS",        0x001000, 0x000700, nv50_pbus_read, nv50_pbus_write },
     { "PBUS.HOST_MEM", 0x001700, 0x000900, nv50_vm_read, nv50_vm_write },
-    { "PFIFO",       0x002000, 0x002000, UNIMP },
+    { "PFIFO",       0x002000, 0x002000, nv50_pfifo_read,
+                                         nv50_pfifo_write },
     { "PCLOCK",      0x004000, 0x001000, PLAIN },
     { "PRMA",        0x007000, 0x001000, UNIMP },
     { "PTIMER",      0x009000, 0x001000, nv50_ptimer_read,
@@ -101,7 +103,8 @@ static const NV50Block nv50_blocks[] = {
                                          nv50_pflush_write },
     { "PPCI",        0x088000, 0x001000, nv50_ppci_read, nv50_ppci_write },
     { "UNK089000",   0x089000, 0x001000, UNIMP },
-    { "PFIFO_CACHE", 0x090000, 0x002000, UNIMP },
+    { "PFIFO_CACHE", 0x090000, 0x002000, nv50_pfifo_cache_read,
+                                         nv50_pfifo_cache_write },
     { "PRMFB",       0x0a0000, 0x020000, UNIMP },
     { "PFB",         0x100000, 0x001000, nv50_pfb_read, nv50_pfb_write },
     { "PSTRAPS",     0x101000, 0x001000, nv50_pstraps_read,
@@ -111,7 +114,8 @@ static const NV50Block nv50_blocks[] = {
     { "PMEDIA",      0x200000, 0x001000, UNIMP },
     { "PROM",        0x300000, 0x100000, nv50_prom_read, nv50_prom_write,
                                          1, 4 },
-    { "PGRAPH",      0x400000, 0x020000, UNIMP },
+    { "PGRAPH",      0x400000, 0x020000, nv50_pgraph_read,
+                                         nv50_pgraph_write },
     { "PRMIO",       0x601000, 0x00f000, nv50_prmio_read, nv50_prmio_write,
                                          1, 4 },
     { "PDISPLAY",    0x610000, 0x020000, nv50_pdisplay_read,
@@ -121,7 +125,8 @@ static const NV50Block nv50_blocks[] = {
     { "PMEM",        0x700000, 0x100000, nv50_pmem_read, nv50_pmem_write,
                                          1, 8 },
     { "PIO_USER",    0x800000, 0x400000, UNIMP },
-    { "DMA_USER",    0xc00000, 0x400000, UNIMP },
+    { "DMA_USER",    0xc00000, 0x400000, nv50_pfifo_user_read,
+                                         nv50_pfifo_user_write },
 };
 
 const NV50Block *nv50_block_table(size_t *count)
@@ -244,6 +249,8 @@ static bool nv50_realize(DeviceState *dev, GError **errp)
     s->vbios = nv50_vbios_build(s->boot0, NV50_G84_DEVICE_ID,
                                 &s->vbios_size);
     s->plain_regs = g_hash_table_new(g_direct_hash, g_direct_equal);
+    g_mutex_init(&s->eng_lock);
+    g_mutex_init(&s->pmc.lock);
 
     nv50_build_bar0(s);
     nv50_vm_init_bars(s);
@@ -268,6 +275,9 @@ static bool nv50_realize(DeviceState *dev, GError **errp)
     pci_config_set_writable(pci, 0x40, PCI_CONFIG_SIZE - 0x40);
     pci_config_commit_reset(pci);
     nv50_ptimer_init(s);
+    nv50_pfifo_init(s);
+    nv50_pgraph_init(s);
+    nv50_engine_init(s);
     nv50_pdisplay_init(s);
     nv50_scanout_init(s);
     nv50_pdisplay_reset(s);
@@ -284,6 +294,8 @@ static void nv50_reset(DeviceState *dev)
     nv50_ptimer_reset(s);
     nv50_pfb_reset(s);
     nv50_vm_reset(s);
+    nv50_pfifo_reset(s);
+    nv50_pgraph_reset(s);
     nv50_vga_reset(s);
     nv50_nvio_reset(s);
     nv50_pdisplay_reset(s);
@@ -294,6 +306,9 @@ static void nv50_unrealize(DeviceState *dev)
 {
     NV50State *s = NV50(dev);
 
+    nv50_engine_fini(s);
+    nv50_pgraph_fini(s);
+    nv50_pfifo_fini(s);
     nv50_ptimer_fini(s);
     nv50_pdisplay_fini(s);
     nv50_scanout_fini(s);
@@ -308,6 +323,8 @@ static void nv50_unrealize(DeviceState *dev)
     g_clear_pointer(&s->plain_regs, g_hash_table_destroy);
     g_clear_pointer(&s->vram, g_free);
     g_clear_pointer(&s->vbios, g_free);
+    g_mutex_clear(&s->eng_lock);
+    g_mutex_clear(&s->pmc.lock);
 }
 
 static const DeviceOps nv50_ops = {

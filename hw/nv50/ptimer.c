@@ -76,6 +76,11 @@ uint64_t nv50_ptimer_now(NV50State *s)
     return now;
 }
 
+uint64_t nv50_ptimer_peek(NV50State *s)
+{
+    return ptimer_current(s);
+}
+
 static void ptimer_set(NV50State *s, uint64_t v)
 {
     v &= ~(uint64_t)(PTIMER_STEP - 1);

@@ -346,15 +346,15 @@ START_TEST(unimplemented_logged_once_by_name)
 
     enumerate();
     gemu_loglevel = LOG_UNIMP | LOG_GUEST_ERROR;
-    ck_assert_uint_eq(rd32(0x400100), 0);           /* PGRAPH INTR */
-    ck_assert_uint_eq(rd32(0x400100), 0);
-    wr32(0x002140, 0xbfffffff);                     /* PFIFO INTR_EN */
+    ck_assert_uint_eq(rd32(0x00a100), 0);           /* PCOUNTER */
+    ck_assert_uint_eq(rd32(0x00a100), 0);
+    wr32(0x103140, 0xbfffffff);                     /* PBSP */
     ck_assert_uint_eq(rd32(0x030000), 0);           /* nobody's */
     log = rig_log();
-    first = strstr(log, "PGRAPH+0x100 (0x400100) read as 0");
+    first = strstr(log, "PCOUNTER+0x100 (0x00a100) read as 0");
     ck_assert_ptr_nonnull(first);
-    ck_assert_ptr_null(strstr(first + 1, "PGRAPH+0x100"));
-    ck_assert_ptr_nonnull(strstr(log, "PFIFO+0x140 (0x002140) written "
+    ck_assert_ptr_null(strstr(first + 1, "PCOUNTER+0x100"));
+    ck_assert_ptr_nonnull(strstr(log, "PBSP+0x140 (0x103140) written "
                                       "0xbfffffff"));
     ck_assert_ptr_nonnull(strstr(log, "unassigned address 0x30000"));
 }

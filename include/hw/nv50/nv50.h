@@ -69,6 +69,11 @@ typedef struct NV50BlockInst {
 #define NV50_INTR_PBUS          (1u << 28)
 
 typedef struct NV50PMC {
+    /*
+     * Guards intr_en and sources: units raise interrupts from the MMIO
+     * thread and from the engine thread alike (docs/devel/threading.md).
+     */
+    GMutex lock;
     uint32_t intr_en;           /* 0x000140 */
     uint32_t enable;            /* 0x000200 */
     uint32_t sources;           /* pending unit bits, as units report */
@@ -213,6 +218,22 @@ typedef struct NV50PDisplay {
     NV50Raster raster[NV50_HEADS];
 } NV50PDisplay;
 
+/* PFIFO channels: 0 is PIO, 127 the "inactive" channel (nvkm) */
+#define NV50_FIFO_CHANNELS      128
+
+struct NV50GrCtx;
+
+/* PGRAPH (pgraph.c, hw/nv50/gr/): registers and per-channel contexts */
+typedef struct NV50PGraph {
+    uint32_t regs[0x20000 / 4];     /* 0x400000-0x41ffff, as written */
+    struct NV50GrCtx *ctx[NV50_FIFO_CHANNELS];  /* engine thread's */
+    int busy;                       /* atomic: a method is running */
+    uint32_t ctxprog_words;         /* ctxprog upload seen (0x400328) */
+} NV50PGraph;
+
+struct NV50PFifo;
+struct NV50Engine;
+
 struct NV50State {
     PCIDevice parent_obj;
 
@@ -242,6 +263,16 @@ struct NV50State {
     NV50VGA vga;
     NV50NVIO nvio;
     NV50PDisplay *pdisp;        /* large: allocated at realize */
+    /*
+     * The engines: PFIFO's channels and PGRAPH run on the engine thread
+     * (engine.c).  eng_lock guards what that thread shares with the MMIO
+     * side: PFIFO and PGRAPH registers and channel state.  Lock order:
+     * eng_lock, then pmc.lock (docs/devel/threading.md).
+     */
+    GMutex eng_lock;
+    struct NV50Engine *engine;
+    struct NV50PFifo *pfifo;
+    NV50PGraph *pgraph;
     struct NV50Scanout *scanout;    /* scanout.c: per-head consoles */
     GHashTable *plain_regs;     /* plain RW units: addr -> value */
 };
@@ -288,6 +319,11 @@ void nv50_ptimer_reset(NV50State *s);
 void nv50_ptimer_fini(NV50State *s);
 /* The 64-bit counter as TIME_0/TIME_1 hold it (ns, low 5 bits zero). */
 uint64_t nv50_ptimer_now(NV50State *s);
+/*
+ * The counter without touching PTIMER's state (no alarm check, no
+ * stall avoidance): for the engine thread's timestamps.
+ */
+uint64_t nv50_ptimer_peek(NV50State *s);
 uint64_t nv50_ptimer_read(NV50State *s, hwaddr addr, unsigned size);
 void nv50_ptimer_write(NV50State *s, hwaddr addr, uint64_t val,
                        unsigned size);
@@ -457,5 +493,35 @@ void nv50_pdisplay_write(NV50State *s, hwaddr addr, uint64_t val,
 uint64_t nv50_pdisplay_user_read(NV50State *s, hwaddr addr, unsigned size);
 void nv50_pdisplay_user_write(NV50State *s, hwaddr addr, uint64_t val,
                               unsigned size);
+
+/* PFIFO (pfifo.c, pusher.c) and PGRAPH (pgraph.c) registers */
+void nv50_pfifo_init(NV50State *s);
+void nv50_pfifo_reset(NV50State *s);
+void nv50_pfifo_fini(NV50State *s);
+uint64_t nv50_pfifo_read(NV50State *s, hwaddr addr, unsigned size);
+void nv50_pfifo_write(NV50State *s, hwaddr addr, uint64_t val,
+                      unsigned size);
+uint64_t nv50_pfifo_user_read(NV50State *s, hwaddr addr, unsigned size);
+void nv50_pfifo_user_write(NV50State *s, hwaddr addr, uint64_t val,
+                           unsigned size);
+uint64_t nv50_pfifo_cache_read(NV50State *s, hwaddr addr, unsigned size);
+void nv50_pfifo_cache_write(NV50State *s, hwaddr addr, uint64_t val,
+                            unsigned size);
+
+void nv50_pgraph_init(NV50State *s);
+void nv50_pgraph_reset(NV50State *s);
+void nv50_pgraph_fini(NV50State *s);
+uint64_t nv50_pgraph_read(NV50State *s, hwaddr addr, unsigned size);
+void nv50_pgraph_write(NV50State *s, hwaddr addr, uint64_t val,
+                       unsigned size);
+
+/*
+ * The engine thread (engine.c).  nv50_engine_sync() waits (eng_lock not
+ * held) until no channel can make progress: every channel is empty,
+ * parked on a semaphore, or stopped on an error.
+ */
+void nv50_engine_sync(NV50State *s);
+/* Deterministic mode: every kick returns only once the engine is idle. */
+void nv50_engine_set_deterministic(NV50State *s, bool on);
 
 #endif

@@ -28,6 +28,16 @@
 #define NV_CLASS_NULL               0x0030
 #define NV_CLASS_DMA_IN_MEMORY      0x003d
 
+/*
+ * PFIFO's RAMHT context word: the engine in bits 22:20, the object's
+ * offset in the channel's instance block >> 4 in bits 19:0.
+ */
+#define NV50_ENGINE_SW          0
+#define NV50_ENGINE_GR          1
+#define NV50_ENGINE_GR_CONTEXT  (NV50_ENGINE_GR << 20)
+#define NV50_RAMHT_ENGINE(ctx)  (((ctx) >> 20) & 7)
+#define NV50_RAMHT_OFS16(ctx)   ((ctx) & 0xfffff)
+
 typedef struct NV50Ramht {
     uint64_t addr;              /* VRAM address of entry 0 */
     unsigned bits;              /* log2 of the entry count, 9..16 */

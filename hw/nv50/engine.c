@@ -1,0 +1,191 @@
+/*
+ * The card's engine thread.  PFIFO's channels (and through them PGRAPH's
+ * methods) run here, never inside the guest's MMIO write: a kick
+ * (USER+0x8c IB_PUT, USER+0x40 DMA_PUT, a channel enabled, an error
+ * acknowledged) marks work and wakes the thread, and the MMIO side
+ * answers at once.  The thread takes s->eng_lock to pick a channel and
+ * to publish progress; it runs methods without it.
+ *
+ * A channel that waits (semaphore acquire) is parked: it is re-checked
+ * at every kick and every NV50_ENGINE_RECHECK_NS of host time, since the
+ * guest CPU's writes to its RAM are invisible to the card.
+ *
+ * Deterministic mode runs each kick's work to completion before the
+ * kick returns, so that a run does not depend on host timing.
+ *
+ * docs/devel/threading.md has the model and the lock order.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "gemu/osdep.h"
+#include "gemu/log.h"
+#include "hw/nv50/nv50.h"
+#include "hw/nv50/engine.h"
+#include "pfifo.h"
+
+#define NV50_ENGINE_RECHECK_NS  (500 * 1000)    /* parked acquires */
+
+struct NV50Engine {
+    GThread *thread;
+    GCond cond;                 /* with s->eng_lock */
+    bool quit;
+    int pause_req;              /* nested pause requests */
+    bool paused;                /* the thread is stopped for them */
+    bool running;               /* a channel slice runs without the lock */
+    bool idle;                  /* no channel can make progress */
+    bool deterministic;
+};
+
+static gpointer engine_thread(gpointer opaque)
+{
+    NV50State *s = opaque;
+    NV50Engine *e = s->engine;
+
+    g_mutex_lock(&s->eng_lock);
+    while (!e->quit) {
+        bool parked = false;
+        int chid;
+
+        if (e->pause_req) {
+            e->paused = true;
+            g_cond_broadcast(&e->cond);
+            g_cond_wait(&e->cond, &s->eng_lock);
+            continue;
+        }
+        e->paused = false;
+        chid = nv50_pfifo_pick(s, &parked);
+        if (chid < 0) {
+            e->idle = true;
+            g_cond_broadcast(&e->cond);
+            if (!parked) {
+                g_cond_wait(&e->cond, &s->eng_lock);
+            } else if (!g_cond_wait_until(&e->cond, &s->eng_lock,
+                                          g_get_monotonic_time() +
+                                          NV50_ENGINE_RECHECK_NS / 1000)) {
+                nv50_pfifo_unpark(s);
+            }
+            continue;
+        }
+        e->idle = false;
+        e->running = true;
+        g_mutex_unlock(&s->eng_lock);
+        nv50_pfifo_run(s, chid);
+        g_mutex_lock(&s->eng_lock);
+        e->running = false;
+    }
+    e->paused = true;
+    g_cond_broadcast(&e->cond);
+    g_mutex_unlock(&s->eng_lock);
+    return NULL;
+}
+
+void nv50_engine_init(NV50State *s)
+{
+    NV50Engine *e = g_new0(NV50Engine, 1);
+
+    g_cond_init(&e->cond);
+    e->idle = true;
+    s->engine = e;
+    e->thread = g_thread_new("nv50-engine", engine_thread, s);
+}
+
+void nv50_engine_fini(NV50State *s)
+{
+    NV50Engine *e = s->engine;
+
+    if (!e) {
+        return;
+    }
+    g_mutex_lock(&s->eng_lock);
+    e->quit = true;
+    g_cond_broadcast(&e->cond);
+    g_mutex_unlock(&s->eng_lock);
+    g_thread_join(e->thread);
+    g_cond_clear(&e->cond);
+    g_free(e);
+    s->engine = NULL;
+}
+
+bool nv50_engine_on_thread(NV50State *s)
+{
+    return s->engine && g_thread_self() == s->engine->thread;
+}
+
+/* eng_lock held: wait until nothing can make progress */
+static void engine_wait_idle_locked(NV50State *s)
+{
+    NV50Engine *e = s->engine;
+
+    while (!e->quit && (!e->idle || e->running || e->pause_req)) {
+        if (e->pause_req) {
+            /* someone else holds the engine stopped: not our wait */
+            return;
+        }
+        g_cond_wait(&e->cond, &s->eng_lock);
+    }
+}
+
+void nv50_engine_kick_locked(NV50State *s)
+{
+    NV50Engine *e = s->engine;
+
+    if (!e) {
+        return;
+    }
+    e->idle = false;
+    nv50_pfifo_unpark(s);
+    g_cond_broadcast(&e->cond);
+    if (e->deterministic && !nv50_engine_on_thread(s)) {
+        engine_wait_idle_locked(s);
+    }
+}
+
+void nv50_engine_sync(NV50State *s)
+{
+    if (!s->engine || nv50_engine_on_thread(s)) {
+        return;
+    }
+    g_mutex_lock(&s->eng_lock);
+    engine_wait_idle_locked(s);
+    g_mutex_unlock(&s->eng_lock);
+}
+
+void nv50_engine_set_deterministic(NV50State *s, bool on)
+{
+    g_mutex_lock(&s->eng_lock);
+    s->engine->deterministic = on;
+    g_mutex_unlock(&s->eng_lock);
+}
+
+void nv50_engine_pause(NV50State *s)
+{
+    NV50Engine *e = s->engine;
+
+    if (!e || nv50_engine_on_thread(s)) {
+        return;
+    }
+    g_mutex_lock(&s->eng_lock);
+    e->pause_req++;
+    g_cond_broadcast(&e->cond);
+    while (!e->paused && !e->quit) {
+        g_cond_wait(&e->cond, &s->eng_lock);
+    }
+    g_mutex_unlock(&s->eng_lock);
+}
+
+void nv50_engine_resume(NV50State *s)
+{
+    NV50Engine *e = s->engine;
+
+    if (!e || nv50_engine_on_thread(s)) {
+        return;
+    }
+    g_mutex_lock(&s->eng_lock);
+    g_assert(e->pause_req > 0);
+    if (--e->pause_req == 0) {
+        e->paused = false;
+        e->idle = false;        /* look again: state may have changed */
+    }
+    g_cond_broadcast(&e->cond);
+    g_mutex_unlock(&s->eng_lock);
+}

@@ -1,0 +1,208 @@
+/*
+ * PGRAPH internals shared by pgraph.c (registers, interrupts, traps,
+ * contexts, method dispatch) and the class files of hw/nv50/gr/ (one
+ * per class family: m2mf.c, 2d.c, compute.c, 3d.c).
+ *
+ * Contexts are HLE: gemu keeps each channel's PGRAPH state itself
+ * (NV50GrCtx), keyed by channel; nvkm's ctxprog and context image are
+ * accepted and never run.  Methods run on the card's engine thread
+ * (hw/nv50/engine.c): a class's method handler may take its time, and
+ * reaches card state only through the services below.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef HW_NV50_GR_GR_H
+#define HW_NV50_GR_GR_H
+
+#include "hw/nv50/nv50.h"
+#include "hw/nv50/object.h"
+
+#define NV50_GR_SUBCHANNELS     8
+
+typedef enum {
+    NV50_GR_M2MF,
+    NV50_GR_2D,
+    NV50_GR_3D,
+    NV50_GR_COMPUTE,
+    NV50_GR_FAMILIES,
+} NV50GrFamily;
+
+/* PGRAPH interrupt bits (0x400100, nvkm nv50_gr_intr_name) */
+#define NV50_GR_INTR_NOTIFY         0x00000001u
+#define NV50_GR_INTR_COMPUTE_QUERY  0x00000002u
+#define NV50_GR_INTR_ILLEGAL_MTHD   0x00000010u
+#define NV50_GR_INTR_ILLEGAL_CLASS  0x00000020u
+#define NV50_GR_INTR_DOUBLE_NOTIFY  0x00000040u
+#define NV50_GR_INTR_BUFFER_NOTIFY  0x00010000u
+#define NV50_GR_INTR_DATA_ERROR     0x00100000u
+#define NV50_GR_INTR_TRAP           0x00200000u
+
+/* DATA_ERROR codes (0x400110, nvkm nv50_data_error_names) */
+#define NV50_GR_DERR_INVALID_OPERATION  0x03
+#define NV50_GR_DERR_INVALID_VALUE      0x04
+#define NV50_GR_DERR_INVALID_ENUM       0x05
+#define NV50_GR_DERR_INVALID_OBJECT     0x08
+#define NV50_GR_DERR_INVALID_ALIGNMENT  0x0b
+#define NV50_GR_DERR_INVALID_BITFIELD   0x0c
+#define NV50_GR_DERR_CP_BLOCK_SIZE_MISMATCH 0x2b
+#define NV50_GR_DERR_ENG2D_FORMAT_MISMATCH  0x31
+
+/* TRAP units (0x400108 bits) and their status registers */
+#define NV50_GR_TRAP_DISPATCH   0x001u      /* 0x400804 */
+#define NV50_GR_TRAP_M2MF       0x002u      /* 0x406800 */
+#define NV50_GR_TRAP_VFETCH     0x004u      /* 0x400c04 */
+#define NV50_GR_TRAP_STRMOUT    0x008u      /* 0x401800 */
+#define NV50_GR_TRAP_CCACHE     0x010u      /* 0x405018 */
+#define NV50_GR_TRAP_TEXTURE    0x040u      /* 0x408900 + tp << 12 */
+#define NV50_GR_TRAP_MP         0x080u      /* 0x408314 + tp << 12 */
+#define NV50_GR_TRAP_PROP       0x100u      /* 0x408e08 + tp << 12 */
+
+typedef struct NV50GrSubchannel {
+    uint64_t obj;               /* the bound object (VRAM), 0: none */
+    uint16_t class_id;
+} NV50GrSubchannel;
+
+/* One channel's PGRAPH context, kept by gemu. */
+typedef struct NV50GrCtx {
+    int chid;
+    uint64_t inst;              /* the channel's instance block (VRAM) */
+    uint64_t pd;                /* its page directory (VRAM) */
+    NV50GrSubchannel subc[NV50_GR_SUBCHANNELS];
+    void *state[NV50_GR_FAMILIES];  /* per class family, made on first use */
+} NV50GrCtx;
+
+/* One method call, as a class handler sees it. */
+typedef struct NV50GrCall {
+    NV50State *s;
+    NV50GrCtx *ctx;
+    unsigned subc;
+    uint16_t class_id;
+    uint64_t obj;               /* the object's VRAM address */
+    uint32_t mthd;              /* the method being run (for errors) */
+    uint32_t data;
+} NV50GrCall;
+
+typedef struct NV50GrClass {
+    uint16_t class_id;
+    const char *name;           /* envytools' name, e.g. "G80_2D" */
+    NV50GrFamily family;
+    size_t state_size;          /* the family's state, zeroed at creation */
+    void (*init)(void *state);  /* optional: defaults after zeroing */
+    void (*fini)(void *state);  /* optional: free what init allocated */
+    /*
+     * Run method @mthd (>= 0x100) with @data; for 0x180-0x1fc @data is
+     * the object's offset in the channel >> 4 as PFIFO found it in
+     * RAMHT.  Return false if the class has no such method (PGRAPH
+     * raises ILLEGAL_MTHD); errors in the data are the handler's to
+     * report with nv50_gr_error().
+     */
+    bool (*method)(NV50GrCall *c, void *state, uint32_t mthd,
+                   uint32_t data);
+} NV50GrClass;
+
+/*
+ * The classes, one per file; each is listed in pgraph.c's gr_classes[].
+ * Classes of one family that differ by chip (0x8297/0x8397/0x8597 3D,
+ * 0x50c0/0x85c0 compute) are one NV50GrClass each sharing a handler.
+ */
+extern const NV50GrClass nv50_gr_m2mf_class;       /* 0x5039 */
+extern const NV50GrClass nv50_gr_2d_class;         /* 0x502d */
+extern const NV50GrClass nv50_gr_compute_class;    /* 0x50c0 */
+extern const NV50GrClass nv50_gr_3d_class;         /* 0x8297 */
+extern const NV50GrClass nv50_gr_g80_3d_class;     /* 0x5097 */
+extern const NV50GrClass nv50_gr_g200_3d_class;    /* 0x8397 */
+extern const NV50GrClass nv50_gr_gt215_3d_class;   /* 0x8597 */
+extern const NV50GrClass nv50_gr_mcp89_3d_class;   /* 0x8697 */
+
+/* The class of @class_id gemu models, or NULL. */
+const NV50GrClass *nv50_gr_class_find(uint16_t class_id);
+
+/* --- what PFIFO calls (engine thread) --- */
+
+/*
+ * The PGRAPH context of channel @chid, made on first use (or anew when
+ * the channel's instance block moved); @pd is its page directory.
+ */
+NV50GrCtx *nv50_pgraph_ctx(NV50State *s, int chid, uint64_t inst,
+                           uint64_t pd);
+/* Forget channel @chid's context (channel torn down; engine paused). */
+void nv50_pgraph_ctx_drop(NV50State *s, int chid);
+/* SET_OBJECT: bind the object at VRAM @obj to @subc. */
+void nv50_pgraph_bind(NV50State *s, NV50GrCtx *ctx, unsigned subc,
+                      uint64_t obj);
+/* Run one method on @subc's object (errors become PGRAPH interrupts). */
+void nv50_pgraph_method(NV50State *s, NV50GrCtx *ctx, unsigned subc,
+                        uint32_t mthd, uint32_t data);
+/* FIFO access (0x400500 bit 0): may a new method start? */
+bool nv50_pgraph_accepting(NV50State *s);
+
+/* --- services for class handlers (pgraph.c) --- */
+
+/*
+ * Raise a PGRAPH interrupt for the call's method: @intr is one of
+ * NV50_GR_INTR_*, @code the DATA_ERROR code (0x400110) for DATA_ERROR.
+ * The method, data, class and channel go to 0x400704/0x400708/
+ * 0x400814/0x40032c the way nvkm's nv50_gr_intr reads them; the
+ * message is logged as a guest error.
+ */
+void GEMU_PRINTF(4, 5)
+nv50_gr_error(NV50GrCall *c, uint32_t intr, uint32_t code,
+              const char *fmt, ...);
+/*
+ * A unit trap (NV50_GR_TRAP_*): 0x400108 and the unit's status word
+ * (@ustatus, bit 31 is set for it), then INTR TRAP.  Logged.
+ */
+void GEMU_PRINTF(4, 5)
+nv50_gr_trap(NV50GrCall *c, uint32_t unit, uint32_t ustatus,
+             const char *fmt, ...);
+/*
+ * The DMA object at offset @ofs >> 4 (as 0x180-0x1fc methods carry it)
+ * in the channel; false with DATA_ERROR INVALID_OBJECT raised if it is
+ * not a DMA object.
+ */
+bool nv50_gr_ctxdma(NV50GrCall *c, uint32_t ofs, NV50CtxDma *d);
+/*
+ * Memory through a DMA object (VM targets through the channel's page
+ * directory).  On a fault: PFB's VM trap (PGRAPH, @client/@subclient:
+ * NV50_VM_CLIENT_*), then the caller's unit trap @trap_unit, and false.
+ */
+bool nv50_gr_rw(NV50GrCall *c, const NV50CtxDma *d, uint64_t off,
+                void *buf, size_t len, bool is_write, unsigned client,
+                unsigned subclient, uint32_t trap_unit);
+/* Memory by VA through the channel's page directory (no ctxdma). */
+bool nv50_gr_vm_rw(NV50GrCall *c, uint64_t va, void *buf, size_t len,
+                   bool is_write, unsigned client, unsigned subclient,
+                   uint32_t trap_unit);
+/* PTIMER now, for notifiers and query timestamps. */
+uint64_t nv50_gr_timestamp(NV50GrCall *c);
+
+/*
+ * The methods every class has (nv_object.xml, g80 family): NOP 0x100,
+ * NOTIFY 0x104, WAIT_FOR_IDLE 0x110, PM_TRIGGER 0x140, and the notify
+ * context DMA at 0x180.  A class keeps one NV50GrNotify in its state
+ * and calls nv50_gr_common_method() first, then
+ * nv50_gr_notify_done() once each method of its own is done.
+ */
+typedef struct NV50GrNotify {
+    uint32_t dma;               /* SET_CONTEXT_DMA_NOTIFY (offset >> 4) */
+    bool armed;                 /* NOTIFY seen; written after the next */
+    uint32_t type;              /* NOTIFY data: 0 WRITE, 1 WRITE_AND_AWAKEN */
+} NV50GrNotify;
+
+#define NV50_GR_MTHD_NOP            0x100
+#define NV50_GR_MTHD_NOTIFY         0x104
+#define NV50_GR_MTHD_WAIT_FOR_IDLE  0x110
+#define NV50_GR_MTHD_PM_TRIGGER     0x140
+#define NV50_GR_MTHD_DMA_NOTIFY     0x180
+
+/* True if @mthd was one of the common methods (and is done). */
+bool nv50_gr_common_method(NV50GrCall *c, NV50GrNotify *n, uint32_t mthd,
+                           uint32_t data);
+/*
+ * After a method: write an armed notifier (16 bytes at offset 0 of the
+ * notify DMA: timestamp low/high, 0, status 0) and raise NOTIFY for
+ * WRITE_AND_AWAKEN.
+ */
+void nv50_gr_notify_done(NV50GrCall *c, NV50GrNotify *n);
+
+#endif

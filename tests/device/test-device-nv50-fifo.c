@@ -1,0 +1,321 @@
+/*
+ * PFIFO driven in-process the way nvkm and nouveau drive it: a G84
+ * GPFIFO channel (tests/device/nv50-gr-rig.h), IB entries kicked through
+ * USER+0x8c, the puller's methods, and the errors the hardware reports.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "nv50-gr-rig.h"
+
+#define USER_REF        0x48
+#define USER_GET        0x44
+#define USER_IB_GET     0x88
+#define SEM_VA          (GR_VA_DATA + 0x1000)
+
+static void setup(void)
+{
+    gr_rig_init();
+}
+
+static void teardown(void)
+{
+    gr_rig_teardown();
+}
+
+static void push_ref(uint32_t v)
+{
+    push_1(0, 0x50, v);                     /* REF_CNT */
+}
+
+/* G84 semaphores through the VM ctxdma (nv84_fence.c's sequence) */
+static void push_sem(uint64_t va, uint32_t seq, uint32_t op)
+{
+    uint32_t d[4] = { (uint32_t)(va >> 32), (uint32_t)va, seq, op };
+
+    push_1(0, 0x60, GR_H_VM);               /* SET_CONTEXT_DMA_SEMAPHORE */
+    push_mthd(0, 0x10, d, 4);               /* SEMAPHOREA..D */
+}
+
+START_TEST(reference_and_get)
+{
+    push_ref(0x1234);
+    push_submit();
+    ck_assert_uint_eq(user_rd32(USER_REF), 0x1234);
+    ck_assert_uint_eq(user_rd32(USER_IB_GET), 1);
+    ck_assert_uint_eq(user_rd32(USER_GET), (uint32_t)GR_VA_PUSH + 8);
+    ck_assert_uint_eq(rd32(0x002100) & 0x1001, 0);
+}
+END_TEST
+
+/* A command split anywhere across IB entries and kicks. */
+START_TEST(command_split_across_ib_entries)
+{
+    push_word(1 << 18 | 0x50);              /* header alone ... */
+    push_ib();
+    push_word(0xabcd);                      /* ... its data next entry */
+    push_submit();
+    ck_assert_uint_eq(user_rd32(USER_REF), 0xabcd);
+    /* a non-incrementing run: the last word wins */
+    push_word(0x40000000 | 3 << 18 | 0x50);
+    push_word(1);
+    push_submit();
+    push_word(2);
+    push_ib();
+    push_word(3);
+    push_submit();
+    ck_assert_uint_eq(user_rd32(USER_REF), 3);
+    /* the long non-incrementing form: the count in the next word */
+    push_word(0x00030000 | 0x50);
+    push_word(2);
+    push_word(7);
+    push_word(8);
+    push_submit();
+    ck_assert_uint_eq(user_rd32(USER_REF), 8);
+    /* empty headers (nouveau's SKIPS) are harmless */
+    push_word(0);
+    push_word(0);
+    push_ref(9);
+    push_submit();
+    ck_assert_uint_eq(user_rd32(USER_REF), 9);
+}
+END_TEST
+
+START_TEST(semaphore_release_long)
+{
+    push_sem(SEM_VA, 0x42, 2);
+    push_1(0, 0x20, 0);                     /* NON_STALLED_INTERRUPT */
+    push_submit();
+    ck_assert_uint_eq(gr_rd32(SEM_VA), 0x42);
+    ck_assert_uint_eq(gr_rd32(SEM_VA + 4), 0);
+    /* bit 30 is pending; it reaches PMC only when enabled (g84.c) */
+    ck_assert_uint_eq(rd32(0x002100) & 0x40000000u, 0x40000000u);
+    ck_assert_uint_eq(rd32(NV_PMC_INTR_HOST) & NV50_INTR_PFIFO, 0);
+    wr32(0x002140, 0xffffffff);
+    ck_assert_uint_eq(rd32(NV_PMC_INTR_HOST) & NV50_INTR_PFIFO,
+                      NV50_INTR_PFIFO);
+    wr32(0x002100, 0x40000000);
+    ck_assert_uint_eq(rd32(NV_PMC_INTR_HOST) & NV50_INTR_PFIFO, 0);
+}
+END_TEST
+
+/* An acquire parks the channel until the CPU writes the semaphore. */
+START_TEST(semaphore_acquire_parks)
+{
+    gr_wr32(SEM_VA, 1);
+    push_sem(SEM_VA, 5, 4);                 /* ACQ_GEQ 5 */
+    push_ref(0x77);
+    push_submit();
+    ck_assert_uint_ne(user_rd32(USER_REF), 0x77);
+    gr_wr32(SEM_VA, 4);
+    wr32(0xc00000 + GR_CHID * 0x2000 + 0x8c, gr.ib_put);    /* a kick */
+    nv50_engine_sync(rig.s);
+    ck_assert_uint_ne(user_rd32(USER_REF), 0x77);
+    gr_wr32(SEM_VA, 6);
+    /* no kick: the parked acquire is re-checked on the engine's timer */
+    for (int i = 0; i < 2000 && user_rd32(USER_REF) != 0x77; i++) {
+        g_usleep(1000);
+    }
+    ck_assert_uint_eq(user_rd32(USER_REF), 0x77);
+}
+END_TEST
+
+/* The G80 style: ctxdma semaphore, offset, acquire ==, release. */
+START_TEST(semaphore_g80_style)
+{
+    push_1(0, 0x60, GR_H_VRAM);
+    push_1(0, 0x64, 0x100);
+    push_1(0, 0x6c, 0xfeed);                /* release */
+    push_1(0, 0x68, 0xfeed);                /* acquire == (satisfied) */
+    push_ref(1);
+    push_submit();
+    ck_assert_uint_eq(nv50_vram_rd32(rig.s, 0x100), 0xfeed);
+    ck_assert_uint_eq(user_rd32(USER_REF), 1);
+}
+END_TEST
+
+/* Two channels: one waits on a semaphore the other releases. */
+START_TEST(semaphore_between_channels)
+{
+    uint64_t ramfc2 = GR_INST + 0x10000 + 0x5400;
+    uint64_t push2 = GR_VA_DATA + 0x20000, ib2 = push2 + 0x1000;
+    uint32_t d[4] = { 0, (uint32_t)SEM_VA, 3, 2 };
+
+    /* channel 2 shares channel 1's instance objects and VM */
+    for (uint32_t o = 0; o < 0x100; o += 4) {
+        nv50_vram_wr32(rig.s, ramfc2 + o,
+                       nv50_vram_rd32(rig.s, GR_RAMFC + o));
+    }
+    nv50_vram_wr32(rig.s, ramfc2 + 0x50, (uint32_t)ib2);
+    wr32(0x002600 + 2 * 4, 0x80000000u | (uint32_t)(ramfc2 >> 8));
+    nv50_vram_wr32(rig.s, GR_RUNLIST + 4, 2);
+    wr32(0x0032ec, 2);
+    wr32(0x002500, 0x101);
+
+    gr_wr32(SEM_VA, 0);
+    push_sem(SEM_VA, 3, 1);                 /* channel 1: acquire == 3 */
+    push_ref(0x11);
+    push_submit();
+    ck_assert_uint_ne(user_rd32(USER_REF), 0x11);
+
+    /* channel 2: SET_CONTEXT_DMA_SEMAPHORE, SEMAPHOREA-D release 3 */
+    gr_wr32(push2, 1 << 18 | 0x60);
+    gr_wr32(push2 + 4, GR_H_VM);
+    gr_wr32(push2 + 8, 4 << 18 | 0x10);
+    for (int i = 0; i < 4; i++) {
+        gr_wr32(push2 + 12 + i * 4, d[i]);
+    }
+    gr_wr32(ib2, (uint32_t)push2);
+    gr_wr32(ib2 + 4, 7 << 10);
+    wr32(0xc00000 + 2 * 0x2000 + 0x8c, 1);
+    nv50_engine_sync(rig.s);
+    for (int i = 0; i < 2000 && user_rd32(USER_REF) != 0x11; i++) {
+        g_usleep(1000);
+    }
+    ck_assert_uint_eq(gr_rd32(SEM_VA), 3);
+    ck_assert_uint_eq(user_rd32(USER_REF), 0x11);
+}
+END_TEST
+
+/* A method the puller does not know: DMA_PUSHER INVALID_MTHD. */
+START_TEST(invalid_method_dma_pusher)
+{
+    g_autofree char *log = NULL;
+
+    push_1(0, 0x44, 1);
+    push_ref(2);
+    push_submit();
+    ck_assert_uint_eq(rd32(0x002100) & 0x1000, 0x1000);
+    ck_assert_uint_eq(rd32(NV_PMC_INTR_HOST) & NV50_INTR_PFIFO,
+                      NV50_INTR_PFIFO);
+    ck_assert_uint_eq(rd32(0x003204), GR_CHID);
+    ck_assert_uint_eq(rd32(0x003228) >> 29, 2);     /* INVALID_MTHD */
+    ck_assert_uint_ne(user_rd32(USER_REF), 2);
+    log = rig_log();
+    ck_assert_ptr_nonnull(strstr(log, "DMA_PUSHER ch 1"));
+    /* nvkm's handler: skip what is left, re-enable, acknowledge */
+    wr32(0x003364, 0);
+    wr32(0x003244, rd32(0x003240));
+    wr32(0x003328, rd32(0x003320));
+    wr32(0x003228, 0);
+    wr32(0x003220, 1);
+    wr32(0x002100, 0x1000);
+    nv50_engine_sync(rig.s);
+    push_ref(3);
+    push_submit();
+    ck_assert_uint_eq(user_rd32(USER_REF), 3);
+}
+END_TEST
+
+START_TEST(ib_empty_and_bad_command)
+{
+    /* a zero-length IB entry */
+    gr_wr32(GR_VA_IB, (uint32_t)GR_VA_PUSH);
+    gr_wr32(GR_VA_IB + 4, 0);
+    gr.ib_put = 1;
+    push_kick();
+    ck_assert_uint_eq(rd32(0x003228) >> 29, 5);     /* IB_EMPTY */
+    wr32(0x003334, rd32(0x003330));
+    wr32(0x002100, 0x1000);
+    nv50_engine_sync(rig.s);
+    /* a jump is not a command in IB mode */
+    push_word(0x00000001);
+    push_submit();
+    ck_assert_uint_eq(rd32(0x003228) >> 29, 4);     /* INVALID_CMD */
+}
+END_TEST
+
+/* Unmapped pushbuffer: MEM_FAULT and PFB's VM trap; gemu goes on. */
+START_TEST(pushbuffer_fault)
+{
+    uint64_t va = 0x7000000000ull;
+
+    gr_wr32(GR_VA_IB, (uint32_t)va);
+    gr_wr32(GR_VA_IB + 4, (uint32_t)(va >> 32) | 4 << 10);
+    gr.ib_put = 1;
+    push_kick();
+    ck_assert_uint_eq(rd32(0x003228) >> 29, 6);     /* MEM_FAULT */
+    ck_assert_uint_eq(rd32(0x100c90) & 0x80000000u, 0x80000000u);
+    wr32(0x100c90, 0);
+    ck_assert_uint_eq(rd32(0x100c94) & 0xf, NV50_VM_ENGINE_PFIFO);
+}
+END_TEST
+
+/* Handles: a miss is CACHE_ERROR; collisions are probed past. */
+START_TEST(ramht_miss_and_collisions)
+{
+    uint32_t h1 = 0x1, h2 = 1u << GR_RAMHT_BITS;   /* the same hash */
+    g_autofree char *log = NULL;
+
+    ck_assert_uint_eq(nv50_ramht_hash(GR_RAMHT_BITS, 0, h1),
+                      nv50_ramht_hash(GR_RAMHT_BITS, 0, h2));
+    gr_ramht_insert(h1, GR_DMA_VRAM);
+    gr_ramht_insert(h2, GR_DMA_VM);
+    /* both resolve: the second through the collision */
+    push_1(0, 0x60, h2);
+    push_sem(SEM_VA, 0x99, 2);
+    push_submit();
+    ck_assert_uint_eq(gr_rd32(SEM_VA), 0x99);
+    push_1(0, 0x60, 0xdeadbeef);
+    push_submit();
+    ck_assert_uint_eq(rd32(0x002100) & 1, 1);       /* CACHE_ERROR */
+    ck_assert_uint_eq(rd32(0x090000), 0x60);
+    ck_assert_uint_eq(rd32(0x090004), 0xdeadbeef);
+    log = rig_log();
+    ck_assert_ptr_nonnull(strstr(log, "CACHE_ERROR ch 1"));
+    wr32(0x002100, 1);
+    nv50_engine_sync(rig.s);
+    push_ref(5);
+    push_submit();
+    ck_assert_uint_eq(user_rd32(USER_REF), 5);
+}
+END_TEST
+
+/* A bad class bound to a subchannel: PGRAPH ILLEGAL_CLASS, no crash. */
+START_TEST(bad_class)
+{
+    gr_object(0x1234, 0xc1a55);
+    push_1(1, 0, 0xc1a55);
+    push_1(1, 0x100, 0);
+    push_submit();
+    ck_assert_uint_eq(rd32(0x400100) & 0x20, 0x20);
+    ck_assert_uint_eq(rd32(0x400814), 0x1234);
+    ck_assert_uint_eq(rd32(NV_PMC_INTR_HOST) & NV50_INTR_PGRAPH,
+                      NV50_INTR_PGRAPH);
+}
+END_TEST
+
+/* Channel torn down and set up again: it starts from its RAMFC. */
+START_TEST(teardown_and_unload)
+{
+    push_ref(1);
+    push_submit();
+    wr32(0x002600 + GR_CHID * 4, rd32(0x002600 + GR_CHID * 4) &
+         ~0x80000000u);
+    wr32(0x0032fc, (uint32_t)(GR_INST >> 12));
+    ck_assert_uint_ne(rd32(0x0032fc), 0xffffffff);
+    wr32(0x002600 + GR_CHID * 4, 0);
+    ck_assert_uint_eq(user_rd32(USER_REF), 0);
+}
+END_TEST
+
+Suite *nv50_fifo_suite(void)
+{
+    Suite *s = suite_create("nv50-fifo");
+    TCase *tc = tcase_create("channels");
+
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, reference_and_get);
+    tcase_add_test(tc, command_split_across_ib_entries);
+    tcase_add_test(tc, semaphore_release_long);
+    tcase_add_test(tc, semaphore_acquire_parks);
+    tcase_add_test(tc, semaphore_g80_style);
+    tcase_add_test(tc, semaphore_between_channels);
+    tcase_add_test(tc, invalid_method_dma_pusher);
+    tcase_add_test(tc, ib_empty_and_bad_command);
+    tcase_add_test(tc, pushbuffer_fault);
+    tcase_add_test(tc, ramht_miss_and_collisions);
+    tcase_add_test(tc, bad_class);
+    tcase_add_test(tc, teardown_and_unload);
+    suite_add_tcase(s, tc);
+    return s;
+}
