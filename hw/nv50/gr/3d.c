@@ -1,0 +1,512 @@
+/*
+ * The 3D object: G80_3D (0x5097), G84_3D (0x8297), G200_3D (0x8397),
+ * GT215_3D (0x8597) and MCP89_3D (0x8697), one handler (envytools
+ * rnndb graph/g80_3d.xml; what userspace sends: Mesa's nv50 driver).
+ *
+ * Every method a class has (3d-names.c) is stored as written in
+ * NV50Gr3dState.mthd[]; a method the class lacks is refused
+ * (ILLEGAL_MTHD).  Methods with effects:
+ *
+ * - QUERY_ADDRESS_HIGH/LOW, QUERY_SEQUENCE, QUERY_GET: the query
+ *   record at QUERY_ADDRESS in DMA_QUERY.  TYPE QUERY writes
+ *   {SEQUENCE, value}, TYPE COUNTER {counter, 0}, then the PTIMER
+ *   timestamp (64-bit): 16 bytes, or with SHORT only the first word
+ *   (Mesa's fence: QUERY/ZERO/SHORT, it reads word 0).  Counters that
+ *   need drawing are 0.  MODE SYNC compares word 0 with SEQUENCE.
+ * - CB_DEF_ADDRESS_HIGH/LOW + CB_DEF_SET define constant buffer
+ *   BUFFER (offset in DMA_CODE_CB, SIZE bytes); CB_DATA[] writes a word
+ *   of buffer CB_ADDR.BUFFER at word CB_ADDR.ID to memory and counts
+ *   ID on.
+ * - COND_ADDRESS_HIGH/LOW, COND_MODE: stored; nv50_3d_cond_passes()
+ *   evaluates them (query records in DMA_QUERY) for draws and clears.
+ * - COUNTER_RESET zeroes a counter.
+ * - Draws and clears (VERTEX_BEGIN/END, VB_ELEMENT_*, VERTEX_BUFFER_*,
+ *   VERTEX_DATA, immediate VTX_ATTR_* inside BEGIN/END, DRAW_TFB_BYTES,
+ *   CLEAR_BUFFERS, CLIPID_FILL): accepted and logged once each, drawing
+ *   is not modelled yet.
+ * - Cache flushes (TIC/TSC/CODE_CB/VERTEX_ARRAY/WRCACHE_FLUSH),
+ *   ZCULL_VALIDATE/INVALIDATE, STRMOUT_PARAMS_LATCH, DELAY: nothing to
+ *   do, gemu has no caches and runs each method to its end.
+ * - The common methods (NOP, NOTIFY, SERIALIZE, PM_TRIGGER,
+ *   DMA_NOTIFY) are gr.h's.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "gemu/osdep.h"
+#include "gemu/log.h"
+#include "3d.h"
+
+/* PFB VM trap client for constant buffer writes (nvkm vm_client) */
+#define NV50_VM_CLIENT_CCACHE   0x5
+#define NV50_VM_SUB_CCACHE_CB   0x0
+#define NV50_VM_SUB_DISPATCH_QUERY 0x2
+#define NV50_VM_SUB_DISPATCH_COND  0x3
+
+static inline uint32_t st_get(const NV50Gr3dState *st, uint32_t mthd)
+{
+    return st->mthd[mthd >> 2];
+}
+
+/* a 40-bit address from an ADDRESS_HIGH/ADDRESS_LOW pair */
+static uint64_t st_addr(const NV50Gr3dState *st, uint32_t high)
+{
+    return (uint64_t)(st_get(st, high) & 0xff) << 32 | st_get(st, high + 4);
+}
+
+static unsigned class_bit(uint16_t class_id)
+{
+    switch (class_id) {
+    case 0x5097:
+        return NV50_3D_G80;
+    case 0x8297:
+        return NV50_3D_G84;
+    case 0x8397:
+        return NV50_3D_G200;
+    case 0x8597:
+        return NV50_3D_GT215;
+    case 0x8697:
+        return NV50_3D_MCP89;
+    }
+    return 0;
+}
+
+static const char *mthd_name(uint32_t mthd, char *buf, size_t len)
+{
+    unsigned i;
+    const NV50Gr3dMthd *m = nv50_3d_mthd_find(mthd, &i);
+
+    if (!m) {
+        snprintf(buf, len, "0x%04x", mthd);
+    } else if (m->count > 1) {
+        snprintf(buf, len, "%s[%u]", m->name, i);
+    } else {
+        snprintf(buf, len, "%s", m->name);
+    }
+    return buf;
+}
+
+/* --- queries --- */
+
+static bool query_rw(NV50GrCall *c, NV50Gr3dState *st, uint64_t off,
+                     void *buf, size_t len, bool is_write, unsigned sub)
+{
+    NV50CtxDma d;
+
+    if (!nv50_gr_ctxdma(c, st_get(st, NV50_3D_DMA_QUERY), &d)) {
+        return false;
+    }
+    return nv50_gr_rw(c, &d, off, buf, len, is_write,
+                      NV50_VM_CLIENT_DISPATCH, sub, NV50_GR_TRAP_DISPATCH);
+}
+
+static void unmodelled(NV50GrCall *c, const char *what)
+{
+    gemu_log_once(LOG_UNIMP, "nv50-3d-query", (uintptr_t)what,
+                  "nv50: 3D QUERY_GET %s reads 0: drawing is not "
+                  "modelled yet (UNVERIFIED)\n", what);
+}
+
+/*
+ * The value of a TYPE QUERY select; false (DATA_ERROR raised) if the
+ * class has no such select.  *@swap: the value goes to word 0.
+ */
+static bool query_value(NV50GrCall *c, NV50Gr3dState *st, unsigned sel,
+                        unsigned index, uint32_t *val, bool *swap)
+{
+    bool g200 = class_bit(c->class_id) >= NV50_3D_G200;
+
+    *swap = false;
+    switch (sel) {
+    case NV50_3D_QUERY_ZERO:
+        *val = 0;
+        return true;
+    case NV50_3D_QUERY_SAMPLECNT:
+        unmodelled(c, "SAMPLECNT");
+        *val = st->samplecnt;
+        return true;
+    case NV50_3D_QUERY_STRMOUT_NO_OVERFLOW:
+        /* nothing streamed out, so everything fit */
+        *val = 1;
+        return true;
+    case NV50_3D_QUERY_STRMOUT_DROPPED_PRIMITIVES:
+        if (!g200) {
+            break;
+        }
+        /* rnndb: the result goes to word 0, SEQUENCE to word 1 */
+        *val = st->counter[NV50_3D_COUNTER_GENERATED_PRIMITIVES] -
+               st->counter[NV50_3D_COUNTER_TRANSFORM_FEEDBACK];
+        *swap = true;
+        return true;
+    case NV50_3D_QUERY_STRMOUT_VERTICES:
+        if (!g200) {
+            break;
+        }
+        unmodelled(c, "STRMOUT_VERTICES");
+        *val = st->strmout_vertices;
+        return true;
+    case NV50_3D_QUERY_ZCULL_STAT0:
+    case NV50_3D_QUERY_ZCULL_STAT0 + 1:
+    case NV50_3D_QUERY_ZCULL_STAT0 + 2:
+    case NV50_3D_QUERY_ZCULL_STAT0 + 3:
+        unmodelled(c, "ZCULL_STAT");
+        *val = st->zcull_stat[sel - NV50_3D_QUERY_ZCULL_STAT0];
+        return true;
+    case NV50_3D_QUERY_RT_UNK14:
+        if (!g200) {
+            break;
+        }
+        /* UNVERIFIED: what this reads of RT[INDEX] is unknown */
+        *val = st_get(st, 0x0214 + index * 32);
+        return true;
+    case NV50_3D_QUERY_STRMOUT_OFFSET:
+        if (!g200 || index >= 4) {
+            break;
+        }
+        /* UNVERIFIED: nothing streamed out: the offset as last set */
+        *val = st_get(st, NV50_3D_STRMOUT_OFFSET(index));
+        return true;
+    }
+    nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR, NV50_GR_DERR_INVALID_ENUM,
+                  "QUERY_GET QUERY_SELECT 0x%x (UNVERIFIED error)", sel);
+    return false;
+}
+
+static bool counter_valid(NV50GrCall *c, unsigned sel)
+{
+    unsigned cls = class_bit(c->class_id);
+
+    if (sel <= NV50_3D_COUNTER_FP_PIXELS) {
+        return true;
+    }
+    if (sel == NV50_3D_COUNTER_UNK0A) {
+        return cls >= NV50_3D_G84;
+    }
+    if (sel == NV50_3D_COUNTER_UNK0C) {
+        return cls >= NV50_3D_G200;
+    }
+    return false;
+}
+
+static void query_sync(NV50GrCall *c, NV50Gr3dState *st, uint64_t addr,
+                       uint32_t get)
+{
+    uint32_t seq = st_get(st, NV50_3D_QUERY_SEQUENCE);
+    uint8_t b[4];
+    uint32_t mem;
+    bool met;
+
+    if (!query_rw(c, st, addr, b, 4, false, NV50_VM_SUB_DISPATCH_QUERY)) {
+        return;
+    }
+    mem = (uint32_t)ldn_le_p(b, 4);
+    if (get & NV50_3D_QUERY_GET_SYNC_COND_GREATER) {
+        met = !(seq > mem);
+    } else {
+        met = mem == seq;
+    }
+    if (!met) {
+        /*
+         * UNVERIFIED: the hardware waits here until the word changes;
+         * only another engine or the CPU could change it, and gemu's
+         * engine runs one method at a time, so gemu goes on.
+         */
+        gemu_log_once(LOG_UNIMP, "nv50-3d-sync", 0, "nv50: 3D QUERY_GET "
+                      "SYNC: word 0x%08x, sequence 0x%08x: the wait is "
+                      "not modelled, continuing\n", mem, seq);
+    }
+}
+
+static void query_get(NV50GrCall *c, NV50Gr3dState *st, uint32_t get)
+{
+    unsigned mode = get & NV50_3D_QUERY_GET_MODE_MASK;
+    unsigned sel = get >> NV50_3D_QUERY_GET_SELECT_SHIFT & 0xf;
+    unsigned index = get >> NV50_3D_QUERY_GET_INDEX_SHIFT & 7;
+    uint64_t addr = st_addr(st, NV50_3D_QUERY_ADDRESS_HIGH);
+    uint32_t seq = st_get(st, NV50_3D_QUERY_SEQUENCE);
+    uint32_t w0, w1, val;
+    uint64_t t;
+    uint8_t b[16];
+    bool swap;
+
+    if (class_bit(c->class_id) < NV50_3D_G200) {
+        index = 0;
+    }
+    if (mode > NV50_3D_QUERY_GET_MODE_WRITE_UNK2) {
+        nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR, NV50_GR_DERR_INVALID_ENUM,
+                      "QUERY_GET MODE 3 (UNVERIFIED error)");
+        return;
+    }
+    if (mode == NV50_3D_QUERY_GET_MODE_SYNC) {
+        query_sync(c, st, addr, get);
+        return;
+    }
+    if (get & NV50_3D_QUERY_GET_TYPE_COUNTER) {
+        if (!counter_valid(c, sel)) {
+            nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR,
+                          NV50_GR_DERR_INVALID_ENUM, "QUERY_GET "
+                          "COUNTER_SELECT 0x%x (UNVERIFIED error)", sel);
+            return;
+        }
+        unmodelled(c, "COUNTER");
+        /* rnndb: the counter at word 0, zero at word 1 */
+        w0 = st->counter[sel];
+        w1 = 0;
+    } else {
+        if (!query_value(c, st, sel, index, &val, &swap)) {
+            return;
+        }
+        w0 = swap ? val : seq;
+        w1 = swap ? seq : val;
+    }
+    if (get & NV50_3D_QUERY_GET_INTR) {
+        gemu_log_once(LOG_UNIMP, "nv50-3d-qintr", 0, "nv50: 3D QUERY_GET "
+                      "INTR: the interrupt is not modelled (UNVERIFIED)\n");
+    }
+    t = nv50_gr_timestamp(c);
+    stn_le_p(b, 4, w0);
+    stn_le_p(b + 4, 4, w1);
+    stn_le_p(b + 8, 4, (uint32_t)t);
+    stn_le_p(b + 12, 4, (uint32_t)(t >> 32));
+    query_rw(c, st, addr, b, (get & NV50_3D_QUERY_GET_SHORT) ? 4 : 16,
+             true, NV50_VM_SUB_DISPATCH_QUERY);
+}
+
+/* COUNTER_RESET values 0x10-0x1e -> counter[] (-1: not a counter) */
+static const int8_t reset_counter[] = {
+    [0x10] = NV50_3D_COUNTER_TRANSFORM_FEEDBACK,
+    [0x11] = NV50_3D_COUNTER_GENERATED_PRIMITIVES,
+    [0x12] = NV50_3D_COUNTER_VFETCH_VERTICES,
+    [0x13] = NV50_3D_COUNTER_VFETCH_PRIMITIVES,
+    [0x14] = -1,
+    [0x15] = NV50_3D_COUNTER_VP_LAUNCHES,
+    [0x16 ... 0x19] = -1,
+    [0x1a] = NV50_3D_COUNTER_GP_LAUNCHES,
+    [0x1b] = NV50_3D_COUNTER_GP_PRIMITIVES_OUT,
+    [0x1c] = NV50_3D_COUNTER_RAST_PRIMITIVES_PRECLIP,
+    [0x1d] = NV50_3D_COUNTER_RAST_PRIMITIVES_POSTCLIP,
+    [0x1e] = NV50_3D_COUNTER_FP_PIXELS,
+};
+
+static void counter_reset(NV50GrCall *c, NV50Gr3dState *st, uint32_t what)
+{
+    if (what == 0x01) {                 /* SAMPLECNT */
+        st->samplecnt = 0;
+        return;
+    }
+    if (what == 0x02) {                 /* ZCULL_STATS */
+        memset(st->zcull_stat, 0, sizeof(st->zcull_stat));
+        return;
+    }
+    if (what == 0x08 && class_bit(c->class_id) >= NV50_3D_G200) {
+        st->strmout_vertices = 0;       /* STRMOUT_VERTICES */
+        return;
+    }
+    if (what >= 0x10 && what < G_N_ELEMENTS(reset_counter) &&
+        reset_counter[what] >= 0) {
+        st->counter[reset_counter[what]] = 0;
+        return;
+    }
+    /* UNVERIFIED: how the hardware takes a value rnndb does not list */
+    gemu_log_mask(LOG_GUEST_ERROR, "nv50: 3D COUNTER_RESET 0x%x is not "
+                  "in rnndb, ignored\n", what);
+}
+
+/* --- conditional rendering --- */
+
+bool nv50_3d_cond_passes(NV50GrCall *c, NV50Gr3dState *st)
+{
+    uint32_t mode = st_get(st, NV50_3D_COND_MODE);
+    uint64_t addr = st_addr(st, NV50_3D_COND_ADDRESS_HIGH);
+    uint8_t b[32];
+
+    switch (mode) {
+    case NV50_3D_COND_NEVER:
+        return false;
+    case NV50_3D_COND_ALWAYS:
+        return true;
+    case NV50_3D_COND_RES_NON_ZERO:
+        /* UNVERIFIED: the result word (word 1) of the record */
+        if (!query_rw(c, st, addr, b, 8, false, NV50_VM_SUB_DISPATCH_COND)) {
+            return false;
+        }
+        return (uint32_t)ldn_le_p(b + 4, 4) != 0;
+    case NV50_3D_COND_EQUAL:
+    case NV50_3D_COND_NOT_EQUAL:
+        /*
+         * rnndb: two records (at +0 and +16), their words 0 and 1
+         * compared; Mesa relies on it (nv50_hw_begin_query seeds them).
+         */
+        if (!query_rw(c, st, addr, b, 32, false,
+                      NV50_VM_SUB_DISPATCH_COND)) {
+            return false;
+        }
+        return (memcmp(b, b + 16, 8) == 0) == (mode == NV50_3D_COND_EQUAL);
+    }
+    /* UNVERIFIED: what the hardware does with other modes */
+    gemu_log_once(LOG_GUEST_ERROR, "nv50-3d-cond", mode, "nv50: 3D "
+                  "COND_MODE %u is not a mode; drawing as ALWAYS\n", mode);
+    return true;
+}
+
+/* --- constant buffers --- */
+
+static void cb_def_set(NV50Gr3dState *st, uint32_t data)
+{
+    NV50Gr3dCb *cb = &st->cb[(data >> 16) & 0x7f];
+
+    cb->addr = st_addr(st, NV50_3D_CB_DEF_ADDRESS_HIGH);
+    /* Mesa defines its 64 KiB buffers with SIZE 0 */
+    cb->size = (data & 0xffff) ? (data & 0xffff) : 0x10000;
+    cb->valid = true;
+}
+
+static void cb_data(NV50GrCall *c, NV50Gr3dState *st, uint32_t data)
+{
+    uint32_t addr = st_get(st, NV50_3D_CB_ADDR);
+    unsigned buf = addr & 0x7f;
+    unsigned id = (addr >> 8) & 0x3fff;
+    NV50Gr3dCb *cb = &st->cb[buf];
+    NV50CtxDma d;
+    uint8_t b[4];
+
+    /* ID counts on whatever happens to the word (UNVERIFIED) */
+    st->mthd[NV50_3D_CB_ADDR >> 2] = (addr & ~0x3fff00u) |
+                                     ((id + 1) & 0x3fff) << 8;
+    if (!cb->valid || id * 4u >= cb->size) {
+        /* UNVERIFIED: the hardware's reaction is unknown; dropped */
+        gemu_log_mask(LOG_GUEST_ERROR, "nv50: 3D CB_DATA: word %u of "
+                      "constant buffer %u (%s), dropped\n", id, buf,
+                      cb->valid ? "past its size" : "not defined");
+        return;
+    }
+    if (!nv50_gr_ctxdma(c, st_get(st, NV50_3D_DMA_CODE_CB), &d)) {
+        return;
+    }
+    stn_le_p(b, 4, data);
+    nv50_gr_rw(c, &d, cb->addr + id * 4u, b, 4, true,
+               NV50_VM_CLIENT_CCACHE, NV50_VM_SUB_CCACHE_CB,
+               NV50_GR_TRAP_CCACHE);
+}
+
+/* --- draws --- */
+
+static bool is_draw(uint32_t mthd, const NV50Gr3dState *st)
+{
+    switch (mthd) {
+    case NV50_3D_VERTEX_BEGIN_D3D:
+    case NV50_3D_VERTEX_END_D3D:
+    case NV50_3D_VERTEX_BEGIN_GL:
+    case NV50_3D_VERTEX_END_GL:
+    case NV50_3D_VB_ELEMENT_U8:
+    case NV50_3D_VB_ELEMENT_U16:
+    case NV50_3D_VB_ELEMENT_U32:
+    case NV50_3D_VERTEX_BUFFER_FIRST:
+    case NV50_3D_VERTEX_BUFFER_COUNT:
+    case NV50_3D_VERTEX_DATA:
+    case NV50_3D_DRAW_TFB_BYTES:
+    case NV50_3D_CLEAR_BUFFERS:
+    case 0x19d4:    /* CLIPID_FILL */
+        return true;
+    }
+    /* VTX_ATTR_* inside BEGIN/END: immediate-mode vertices */
+    return st->in_begin && mthd >= 0x0300 && mthd < 0x0900;
+}
+
+static void draw(NV50GrCall *c, NV50Gr3dState *st, uint32_t mthd)
+{
+    char name[48];
+
+    switch (mthd) {
+    case NV50_3D_VERTEX_BEGIN_D3D:
+    case NV50_3D_VERTEX_BEGIN_GL:
+        st->in_begin = true;
+        break;
+    case NV50_3D_VERTEX_END_D3D:
+    case NV50_3D_VERTEX_END_GL:
+        st->in_begin = false;
+        break;
+    }
+    if ((mthd == NV50_3D_VERTEX_BEGIN_D3D ||
+         mthd == NV50_3D_VERTEX_BEGIN_GL ||
+         mthd == NV50_3D_CLEAR_BUFFERS) && !nv50_3d_cond_passes(c, st)) {
+        gemu_log_once(LOG_UNIMP, "nv50-3d-cond-skip", mthd, "nv50: 3D %s "
+                      "skipped by COND_MODE %u\n",
+                      mthd_name(mthd, name, sizeof(name)),
+                      st_get(st, NV50_3D_COND_MODE));
+        return;
+    }
+    if (mthd >= 0x0300 && mthd < 0x0900) {
+        mthd = 0x0300;      /* one message for all immediate attributes */
+    }
+    gemu_log_once(LOG_UNIMP, "nv50-3d-draw", mthd, "nv50: 3D %s accepted: "
+                  "drawing is not modelled yet\n",
+                  mthd == 0x0300 ? "VTX_ATTR_* (immediate vertices)" :
+                  mthd_name(mthd, name, sizeof(name)));
+}
+
+/* --- the class --- */
+
+static void nv50_3d_init(void *opaque)
+{
+    NV50Gr3dState *st = opaque;
+
+    /* UNVERIFIED: a fresh context draws (Mesa sets ALWAYS anyway) */
+    st->mthd[NV50_3D_COND_MODE >> 2] = NV50_3D_COND_ALWAYS;
+}
+
+static bool nv50_3d_method(NV50GrCall *c, void *opaque, uint32_t mthd,
+                           uint32_t data)
+{
+    NV50Gr3dState *st = opaque;
+    const NV50Gr3dMthd *m;
+
+    if (nv50_gr_common_method(c, &st->notify, mthd, data)) {
+        st->mthd[mthd >> 2] = data;
+        return true;
+    }
+    m = nv50_3d_mthd_find(mthd, NULL);
+    if (!m || !(m->classes & class_bit(c->class_id))) {
+        return false;
+    }
+    st->mthd[mthd >> 2] = data;
+
+    if (is_draw(mthd, st)) {
+        draw(c, st, mthd);
+    } else if (mthd >= NV50_3D_CB_DATA(0) &&
+               mthd < NV50_3D_CB_DATA(NV50_3D_CB_DATA__LEN)) {
+        cb_data(c, st, data);
+    } else {
+        switch (mthd) {
+        case NV50_3D_CB_DEF_SET:
+            cb_def_set(st, data);
+            break;
+        case NV50_3D_QUERY_GET:
+            query_get(c, st, data);
+            break;
+        case NV50_3D_COUNTER_RESET:
+            counter_reset(c, st, data);
+            break;
+        default:
+            break;
+        }
+    }
+    nv50_gr_notify_done(c, &st->notify);
+    return true;
+}
+
+#define NV50_3D_CLASS(id, nm) {                 \
+    .class_id = (id),                           \
+    .name = (nm),                               \
+    .family = NV50_GR_3D,                       \
+    .state_size = sizeof(NV50Gr3dState),        \
+    .init = nv50_3d_init,                       \
+    .method = nv50_3d_method,                   \
+}
+
+const NV50GrClass nv50_gr_g80_3d_class = NV50_3D_CLASS(0x5097, "G80_3D");
+const NV50GrClass nv50_gr_3d_class = NV50_3D_CLASS(0x8297, "G84_3D");
+const NV50GrClass nv50_gr_g200_3d_class = NV50_3D_CLASS(0x8397, "G200_3D");
+const NV50GrClass nv50_gr_gt215_3d_class =
+    NV50_3D_CLASS(0x8597, "GT215_3D");
+const NV50GrClass nv50_gr_mcp89_3d_class =
+    NV50_3D_CLASS(0x8697, "MCP89_3D");
