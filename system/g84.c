@@ -365,6 +365,7 @@ int g84_machine_run(const MachineOptions *opts)
     }
     m.card = card;
     device_reset(DEVICE(card));
+    nv50_engine_set_deterministic(card, opts->engine_sync);
     for (int h = 0; h < NV50_HEADS; h++) {
         g_autofree char *name = g_strdup_printf("g84 head %d", h);
 

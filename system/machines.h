@@ -19,6 +19,7 @@ typedef struct MachineOptions {
     bool guest;                 /* -guest: boot gemu's Debian guest (g84) */
     const char *guest_append;   /* -guest-append ARGS: more kernel options */
     const char *pin_cpu;        /* -pin-cpu auto|N (g84), NULL: no pinning */
+    bool engine_sync;           /* -engine-sync: kicks wait for the engine */
     int argc;                   /* what follows "--" (g84: QEMU options) */
     char **argv;
 } MachineOptions;

@@ -37,6 +37,8 @@ static void usage(FILE *f)
         "                         host CPU (auto: the one gemu is on); they\n"
         "                         take turns, and a switch on one CPU costs\n"
         "                         less than a wakeup across CPUs\n"
+        "  -engine-sync           g84: every kick waits until the card's\n"
+        "                         engines are idle (reproducible runs)\n"
         "  -- QEMU-OPTIONS...     g84: options passed on to QEMU\n"
         "  -V, --version          print the version and exit\n"
         "  -h, --help             this text\n",
@@ -90,6 +92,7 @@ int main(int argc, char **argv)
         { "guest-append", required_argument, NULL, 'A' },
         { "pin-cpu", required_argument, NULL, 'C' },
         { "trace", required_argument, NULL, 'T' },
+        { "engine-sync", no_argument, NULL, 'E' },
         { NULL, 0, NULL, 0 },
     };
     MachineOptions opts = { 0 };
@@ -130,6 +133,9 @@ int main(int argc, char **argv)
             break;
         case 'C':
             opts.pin_cpu = optarg;
+            break;
+        case 'E':
+            opts.engine_sync = true;
             break;
         case 'T': {
             g_autofree char *err = NULL;

@@ -222,7 +222,8 @@ int sgx543_machine_run(const MachineOptions *opts)
                              : opts->qemu ? "-qemu"
                              : opts->guest ? "-guest"
                              : opts->guest_append ? "-guest-append"
-                             : opts->pin_cpu ? "-pin-cpu" : NULL;
+                             : opts->pin_cpu ? "-pin-cpu"
+                             : opts->engine_sync ? "-engine-sync" : NULL;
 
         if (g84_only) {
             gemu_error("sgx543: %s is an option of the g84 machine",
