@@ -28,7 +28,9 @@ static const uint32_t *fetch_absneg(TeslaWarp *w, const TeslaOperand *o,
 /*
  * quadop: SRC1 is read from the chosen lane of the quad (l0-l3, or in a
  * fragment program dox/doy: the lane ^ 1 / ^ 2), then each lane applies its
- * own op with SRC2.  Source lanes need not be active.
+ * own op with SRC2.  Source lanes need not be active.  mov2 is SRC2 + 0
+ * through the f32 adder (round to nearest, denormals flushed), so -0
+ * becomes +0 and a NaN comes out canonical.
  */
 static bool exec_quadop(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
 {
@@ -67,8 +69,8 @@ static bool exec_quadop(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
         case TQOP_SUB:
             res[l] = tesla_f32_add(s1, s2 ^ 0x80000000u, TRND_RN);
             break;
-        default:
-            res[l] = s2;
+        default:        /* TQOP_MOV2 */
+            res[l] = tesla_f32_add(s2, 0, TRND_RN);
             break;
         }
     }

@@ -302,7 +302,8 @@ START_TEST(discard_quadon)
     tp_init(&p, TESLA_G80, TESLA_PROG_FP);
     p.launch.threads = 8;
     TP(&p, TOP_MOV_FROM_SR, R(0), SREG(0));             /* 0: lane */
-    TP(&p, TOP_IADD, R(1), R(0), IMM(10));              /* 1 */
+    /* 1: normal floats, which mov2 (an f32 add of +0) keeps */
+    TP(&p, TOP_IADD, R(1), R(0), IMM(0x3f800000));
     test_bits(&p, 3);                                   /* 2: lane % 4 */
     i = pred(TP0(&p, TOP_DISCARD), P_LG);               /* 3: keep UL */
     (void)i;
@@ -319,7 +320,7 @@ START_TEST(discard_quadon)
         ck_assert_int_eq(tesla_run_killed(p.run, t), (t & 3) != 0);
         ck_assert_uint_eq(tp_reg(&p, t, 3), (t & 3) == 0);
         /* quadon ran the quadop on the discarded threads too */
-        ck_assert_uint_eq(tp_reg(&p, t, 2), t + 10);
+        ck_assert_uint_eq(tp_reg(&p, t, 2), t + 0x3f800000);
     }
     tp_done(&p);
 }

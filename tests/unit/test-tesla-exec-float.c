@@ -244,6 +244,42 @@ START_TEST(quad_interp)
 }
 END_TEST
 
+/*
+ * quadop mov2 is SRC2 + 0 through the adder: -0 becomes +0, denormals
+ * flush to zero (keeping no sign), NaNs come out canonical.
+ */
+START_TEST(quadop_mov2)
+{
+    TProg p;
+    TeslaInsn *i;
+    static const uint32_t in[8] = {
+        0x80000000, 0x00000001, 0xffc00001, 0x3fc00000,
+        0x807fffff, 0x7f800000, 0xff800000, 0x00800000,
+    };
+    static const uint32_t want[8] = {
+        0x00000000, 0x00000000, 0x7fffffff, 0x3fc00000,
+        0x00000000, 0x7f800000, 0xff800000, 0x00800000,
+    };
+
+    tp_init(&p, TESLA_G80, TESLA_PROG_FP);
+    p.launch.threads = 8;
+    p.launch.in = in;
+    p.launch.in_words = 1;
+    TP(&p, TOP_INTERP, R(1), MEM(TSPACE_V, 0, TTYPE_B32, 0, 0));
+    i = TP(&p, TOP_QUADOP, R(2), R(1), R(1));
+    i->quad_src = 0;
+    for (unsigned k = 0; k < 4; k++) {
+        i->quad_ops[k] = TQOP_MOV2;
+    }
+    tp_exit(&p);
+    tp_run_ok(&p);
+    for (unsigned t = 0; t < 8; t++) {
+        ck_assert_uint_eq(tp_reg(&p, t, 2), want[t]);
+    }
+    tp_done(&p);
+}
+END_TEST
+
 Suite *tesla_exec_float_suite(void)
 {
     Suite *s = suite_create("tesla_exec_float");
@@ -253,6 +289,7 @@ Suite *tesla_exec_float_suite(void)
     tcase_add_test(tc, sfu_cvt);
     tcase_add_test(tc, f64);
     tcase_add_test(tc, quad_interp);
+    tcase_add_test(tc, quadop_mov2);
     suite_add_tcase(s, tc);
     return s;
 }
