@@ -131,9 +131,30 @@ typedef struct TeslaLaunch {
     /* Compute: block size and grid size (0 counts as 1). */
     unsigned block[3];
     unsigned grid[3];
-    /* Compute: user data copied to s[0x14..] of every block. */
+    /* Compute: user data copied to every block's s[] at shared_init_addr
+       (0 counts as 0x14, after the launch header; the compute class puts
+       its USER_PARAMs at 0x10, over the grid z words). */
     const uint8_t *shared_init;
     uint32_t shared_init_bytes;
+    uint32_t shared_init_addr;
+    /* Compute: s[0x0] of every block (16 bits: the grid id). */
+    uint16_t gridid;
+    /*
+     * Compute: run only blocks block_first + k * block_step for k <
+     * block_count (step 0 counts as 1; count 0: up to the end of the
+     * grid), e.g. one MP's share of a grid.  Thread and unit numbers then
+     * count the run's own blocks: the thread of tid in the run's k-th
+     * block is k * block_threads + tid.  TeslaResult.block stays the
+     * block's index in the grid.
+     */
+    unsigned block_first, block_step, block_count;
+
+    /* The code address every thread starts at. */
+    uint32_t entry;
+    /* Leave l[] as the previous unit left it instead of clearing it (as
+       the hardware's l[] memory does): a big l[] then costs only the
+       pages a program touches. */
+    bool local_uncleared;
 
     /* Keep every thread's $r after the run (for tesla_run_reg); without
        it tesla_run_reg returns 0. */

@@ -65,22 +65,36 @@ TeslaRun *tesla_run_new(const TeslaEnv *env, const TeslaLaunch *launch,
     if (run->compute) {
         uint64_t bt = (uint64_t)bx * by * bz;
         uint64_t nb = (uint64_t)gx * gy * gz;
+        uint64_t step = launch->block_step ? launch->block_step : 1;
+        uint32_t ia = launch->shared_init_addr ? launch->shared_init_addr
+                                               : 0x14;
 
+        if (launch->block_first < nb) {
+            nb = (nb - launch->block_first + step - 1) / step;
+            if (launch->block_count && launch->block_count < nb) {
+                nb = launch->block_count;
+            }
+        } else {
+            nb = 0;
+        }
         if (bx > 0xffff || by > 0xffff || bz > 0x3f || gx > 0xffff ||
-            gy > 0xffff || gz > 0xffff || bt > 1024 * 1024 ||
+            gy > 0xffff || gz > 0xffff || bt > 1024 * 1024 || !nb ||
             bt * nb > (1u << 28)) {
-            *errp = g_strdup_printf("launch too big: block %ux%ux%u, "
-                                    "grid %ux%ux%u", bx, by, bz, gx, gy, gz);
+            *errp = g_strdup_printf("launch too big (or no block): block "
+                                    "%ux%ux%u, grid %ux%ux%u, blocks from "
+                                    "%u", bx, by, bz, gx, gy, gz,
+                                    launch->block_first);
             return NULL;
         }
-        if (env->shared_bytes && env->shared_bytes < 0x14 +
-            launch->shared_init_bytes) {
-            *errp = g_strdup_printf("s[] of 0x%x bytes cannot hold the "
-                                    "launch header and 0x%x bytes of data",
+        if (env->shared_bytes && launch->shared_init_bytes &&
+            env->shared_bytes < (uint64_t)ia + launch->shared_init_bytes) {
+            *errp = g_strdup_printf("s[] of 0x%x bytes cannot hold 0x%x "
+                                    "bytes of data at 0x%x",
                                     env->shared_bytes,
-                                    launch->shared_init_bytes);
+                                    launch->shared_init_bytes, ia);
             return NULL;
         }
+        run->block_step = step;
         run->launch.block[0] = bx;
         run->launch.block[1] = by;
         run->launch.block[2] = bz;
@@ -111,8 +125,14 @@ TeslaRun *tesla_run_new(const TeslaEnv *env, const TeslaLaunch *launch,
     tesla_warp_init_tables();
     run->icache = g_new0(TeslaInsn, MAX(env->code_words, (size_t)1));
     run->ivalid = g_new0(uint8_t, MAX(env->code_words, (size_t)1));
-    run->fcache = g_aligned_alloc0(MAX(env->code_words, (size_t)1),
-                                   sizeof(TeslaFastInsn), 64);
+    /*
+     * calloc'ed and aligned by hand rather than g_aligned_alloc0: a big
+     * code space then costs only the pages a program touches.
+     */
+    run->fcache_mem = g_malloc0(MAX(env->code_words, (size_t)1) *
+                                sizeof(TeslaFastInsn) + 63);
+    run->fcache = (TeslaFastInsn *)(((uintptr_t)run->fcache_mem + 63) &
+                                    ~(uintptr_t)63);
     run->warps = g_new0(TeslaWarp *, run->warps_per_unit);
     for (unsigned i = 0; i < run->warps_per_unit; i++) {
         /* Aligned for the vector loops over register rows. */
@@ -165,7 +185,7 @@ void tesla_run_free(TeslaRun *run)
     }
     g_free(run->warps);
     g_free(run->icache);
-    g_aligned_free(run->fcache);
+    g_free(run->fcache_mem);
     g_free(run->ivalid);
     g_free(run->shared);
     g_free(run->regs);
@@ -194,7 +214,7 @@ static void warp_reset(TeslaRun *run, TeslaWarp *w, unsigned index,
     memset(w, 0, sizeof(*w));
     w->local = local;
     w->out = out;
-    if (local) {
+    if (local && !run->launch.local_uncleared) {
         memset(local, 0, (size_t)run->env.local_bytes * TESLA_WARP_SIZE);
     }
     if (out) {
@@ -202,6 +222,7 @@ static void warp_reset(TeslaRun *run, TeslaWarp *w, unsigned index,
                sizeof(uint32_t));
     }
     w->run = run;
+    w->pc = run->launch.entry;
     w->gprs = run->env.gprs;
     w->index = index;
     w->first_thread = first;
@@ -237,13 +258,16 @@ static void unit_start(TeslaRun *run)
         }
     } else {
         const TeslaLaunch *L = &run->launch;
-        unsigned bx = u % L->grid[0];
-        unsigned by = (u / L->grid[0]) % L->grid[1];
-        unsigned bz = u / (L->grid[0] * L->grid[1]);
+        unsigned blk = L->block_first + u * run->block_step;
+        unsigned bx = blk % L->grid[0];
+        unsigned by = (blk / L->grid[0]) % L->grid[1];
+        unsigned bz = blk / (L->grid[0] * L->grid[1]);
         uint32_t ss = run->env.shared_bytes;
+        uint32_t ia = L->shared_init_addr ? L->shared_init_addr : 0x14;
 
         if (run->shared) {
             memset(run->shared, 0, ss);
+            put16(run->shared, ss, 0x0, L->gridid);
             put16(run->shared, ss, 0x2, L->block[0]);
             put16(run->shared, ss, 0x4, L->block[1]);
             put16(run->shared, ss, 0x6, L->block[2]);
@@ -253,9 +277,9 @@ static void unit_start(TeslaRun *run)
             put16(run->shared, ss, 0xe, by);
             put16(run->shared, ss, 0x10, L->grid[2]);
             put16(run->shared, ss, 0x12, bz);
-            if (L->shared_init && L->shared_init_bytes) {
-                memcpy(run->shared + 0x14, L->shared_init,
-                       MIN(L->shared_init_bytes, ss - 0x14));
+            if (L->shared_init && L->shared_init_bytes && ia < ss) {
+                memcpy(run->shared + ia, L->shared_init,
+                       MIN(L->shared_init_bytes, ss - ia));
             }
         }
         for (unsigned i = 0; i < run->warps_per_unit; i++) {
@@ -265,7 +289,7 @@ static void unit_start(TeslaRun *run)
                              (unsigned)TESLA_WARP_SIZE);
 
             warp_reset(run, w, i, u * run->block_threads + first_tid, n);
-            w->block = u;
+            w->block = blk;
             if (w->gprs) {
                 for (unsigned l = 0; l < n; l++) {
                     unsigned t = first_tid + l;
@@ -438,7 +462,8 @@ static bool unit_run(TeslaRun *run)
                       w ? w->wait_bar : 0);
             run->result.pc = w ? w->insn_pc : 0;
             run->result.warp = w ? w->index : 0;
-            run->result.block = run->unit;
+            run->result.block = run->launch.block_first +
+                                run->unit * run->block_step;
             return false;
         }
     }

@@ -132,7 +132,8 @@ struct TeslaRun {
     /* Decode cache, one entry per code word. */
     TeslaInsn *icache;
     uint8_t *ivalid;
-    TeslaFastInsn *fcache;
+    TeslaFastInsn *fcache;  /* 64-byte aligned, inside fcache_mem */
+    void *fcache_mem;
 
     /* Launch geometry. */
     bool compute;
@@ -141,6 +142,7 @@ struct TeslaRun {
     unsigned nblocks;
     unsigned warps_per_unit;/* warps run together (a block, or 1) */
     unsigned nunits;        /* blocks, or 3D warps */
+    unsigned block_step;    /* compute: grid blocks between two units */
 
     /* The unit being run. */
     unsigned unit;
