@@ -107,7 +107,7 @@ START_TEST(semaphore_acquire_parks)
     push_submit();
     ck_assert_uint_ne(user_rd32(USER_REF), 0x77);
     gr_wr32(SEM_VA, 4);
-    wr32(0xc00000 + GR_CHID * 0x2000 + 0x8c, gr.ib_put);    /* a kick */
+    wr32(0xc00000 + GR_CHID * 0x2000 + 0x8c, gr.ch.ib_put);  /* a kick */
     nv50_engine_sync(rig.s);
     ck_assert_uint_ne(user_rd32(USER_REF), 0x77);
     gr_wr32(SEM_VA, 6);
@@ -133,45 +133,36 @@ START_TEST(semaphore_g80_style)
 }
 END_TEST
 
-/* Two channels: one waits on a semaphore the other releases. */
+/*
+ * Two channels: one waits on a semaphore the other releases.  Their VRAM
+ * windows differ; the semaphore is in guest RAM, which both map.
+ */
 START_TEST(semaphore_between_channels)
 {
-    uint64_t ramfc2 = GR_INST + 0x10000 + 0x5400;
-    uint64_t push2 = GR_VA_DATA + 0x20000, ib2 = push2 + 0x1000;
-    uint32_t d[4] = { 0, (uint32_t)SEM_VA, 3, 2 };
+    NV50HostChanConfig cfg = gr.ch.cfg;
+    uint64_t sem = GR_VA_GART + 0x100;
+    uint32_t d[4] = { (uint32_t)(sem >> 32), (uint32_t)sem, 3, 2 };
+    g_autofree char *err = NULL;
+    NV50HostChan ch2;
 
-    /* channel 2 shares channel 1's instance objects and VM */
-    for (uint32_t o = 0; o < 0x100; o += 4) {
-        nv50_vram_wr32(rig.s, ramfc2 + o,
-                       nv50_vram_rd32(rig.s, GR_RAMFC + o));
-    }
-    nv50_vram_wr32(rig.s, ramfc2 + 0x50, (uint32_t)ib2);
-    wr32(0x002600 + 2 * 4, 0x80000000u | (uint32_t)(ramfc2 >> 8));
-    nv50_vram_wr32(rig.s, GR_RUNLIST + 4, 2);
-    wr32(0x0032ec, 2);
-    wr32(0x002500, 0x101);
+    cfg.chid = 2;
+    cfg.inst = 0x400000;
+    cfg.vram_base = 0x5000000;
+    ck_assert_msg(nv50_hostchan_init(&ch2, rig.s, &cfg, &err), "%s", err);
 
-    gr_wr32(SEM_VA, 0);
-    push_sem(SEM_VA, 3, 1);                 /* channel 1: acquire == 3 */
+    push_sem(sem, 3, 1);                    /* channel 1: acquire == 3 */
     push_ref(0x11);
     push_submit();
     ck_assert_uint_ne(user_rd32(USER_REF), 0x11);
 
     /* channel 2: SET_CONTEXT_DMA_SEMAPHORE, SEMAPHOREA-D release 3 */
-    gr_wr32(push2, 1 << 18 | 0x60);
-    gr_wr32(push2 + 4, GR_H_VM);
-    gr_wr32(push2 + 8, 4 << 18 | 0x10);
-    for (int i = 0; i < 4; i++) {
-        gr_wr32(push2 + 12 + i * 4, d[i]);
-    }
-    gr_wr32(ib2, (uint32_t)push2);
-    gr_wr32(ib2 + 4, 7 << 10);
-    wr32(0xc00000 + 2 * 0x2000 + 0x8c, 1);
-    nv50_engine_sync(rig.s);
+    nv50_hostchan_mthd(&ch2, 0, 0x60, (uint32_t[]){ GR_H_VM }, 1);
+    nv50_hostchan_mthd(&ch2, 0, 0x10, d, 4);
+    nv50_hostchan_submit(&ch2);
     for (int i = 0; i < 2000 && user_rd32(USER_REF) != 0x11; i++) {
         g_usleep(1000);
     }
-    ck_assert_uint_eq(gr_rd32(SEM_VA), 3);
+    ck_assert_uint_eq(ldn_le_p(rig.sysmem + 0x100, 4), 3);
     ck_assert_uint_eq(user_rd32(USER_REF), 0x11);
 }
 END_TEST
