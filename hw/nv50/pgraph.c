@@ -53,7 +53,6 @@ static const NV50GrClass *const gr_classes[] = {
     &nv50_gr_g200_3d_class,
     &nv50_gr_gt215_3d_class,
     &nv50_gr_mcp89_3d_class,
-    &nv50_gr_compute_class,
     NULL
 };
 
@@ -401,7 +400,6 @@ static void pgraph_reset_locked(NV50State *s)
         nv50_pgraph_ctx_drop(s, i);
     }
     memset(s->pgraph->regs, 0, sizeof(s->pgraph->regs));
-    s->pgraph->ctxprog_words = 0;
     /* UNVERIFIED: FIFO access comes up enabled */
     *gr_reg(s, NV_PGRAPH_FIFO_ACCESS) = 0x00010001;
     gr_update_irq(s);
@@ -510,7 +508,12 @@ void nv50_pgraph_write(NV50State *s, hwaddr addr, uint64_t val,
         break;
     case NV_PGRAPH_CTXCTL_UCODE_DATA:
         /* the ctxprog is accepted, not run: contexts are gemu's own */
-        s->pgraph->ctxprog_words++;
+        break;
+    case NV_PGRAPH_FIFO_ACCESS:
+        *r = val;
+        if (val & 1) {
+            nv50_engine_kick_locked(s);     /* channels waiting for it */
+        }
         break;
     case NV_PGRAPH_STATUS:
     case NV_PGRAPH_VSTATUS0:

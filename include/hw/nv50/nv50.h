@@ -228,7 +228,6 @@ typedef struct NV50PGraph {
     uint32_t regs[0x20000 / 4];     /* 0x400000-0x41ffff, as written */
     struct NV50GrCtx *ctx[NV50_FIFO_CHANNELS];  /* engine thread's */
     int busy;                       /* atomic: a method is running */
-    uint32_t ctxprog_words;         /* ctxprog upload seen (0x400328) */
 } NV50PGraph;
 
 struct NV50PFifo;
