@@ -1,0 +1,181 @@
+/*
+ * G80_2D (class 0x502d) internals shared by 2d.c (methods, surfaces,
+ * drawing) and 2d-pixel.c (surface formats, colour conversion, ROPs).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef HW_NV50_GR_2D_H
+#define HW_NV50_GR_2D_H
+
+#include "gemu/osdep.h"
+#include "hw/nv50/gr/gr.h"
+#include "hw/nv50/surface.h"
+
+/* The largest element of a 2D format: RGBA32_FLOAT. */
+#define NV502D_MAX_BPP  16
+
+/* How a format's channels are stored. */
+typedef enum {
+    NV502D_KIND_UNORM,      /* bit fields of one <= 32-bit word */
+    NV502D_KIND_FLOAT,      /* 16- or 32-bit floats, R first */
+} NV502dKind;
+
+typedef struct NV502dFormat {
+    uint8_t id;             /* G80_SURFACE_FORMAT */
+    const char *name;       /* rnndb g80_defs.xml */
+    uint8_t bpp;            /* bytes per element */
+    NV502dKind kind;
+    /*
+     * UNORM: shift and width of R, G, B, A in the little-endian word
+     * (width 0: absent).  FLOAT: width is 16 or 32 and the shift the
+     * bit offset in the element.
+     */
+    uint8_t shift[4], bits[4];
+    /*
+     * Y formats (Y8, Y16, Y32: the 2D engine's index formats) only
+     * convert to themselves: anything else is ENG2D_FORMAT_MISMATCH.
+     */
+    bool is_y;
+    /* bits no channel covers: written as ones unless zero_x */
+    bool zero_x;
+} NV502dFormat;
+
+/* A colour between formats: R, G, B, A, UNORM as 0..1. */
+typedef struct NV502dColor {
+    double c[4];
+} NV502dColor;
+
+/* The format @id names, or NULL if the 2D engine has no such format. */
+const NV502dFormat *nv502d_format(uint32_t id);
+
+void nv502d_unpack(const NV502dFormat *f, const uint8_t *px,
+                   NV502dColor *col);
+void nv502d_pack(const NV502dFormat *f, const NV502dColor *col,
+                 uint8_t *px);
+/* True unless the element's alpha is zero (no alpha channel: true). */
+bool nv502d_alpha_nonzero(const NV502dFormat *f, const uint8_t *px);
+/*
+ * @n elements from @sf to @df: bit for bit when the formats are the
+ * same, else through NV502dColor.
+ */
+void nv502d_convert(const NV502dFormat *sf, const uint8_t *src,
+                    const NV502dFormat *df, uint8_t *dst, size_t n);
+/*
+ * The ternary ROP over @len bytes: bit i of the result is bit
+ * (D | S << 1 | P << 2) of @rop, D/S/P bit i of @d, @s, @p (rnndb ROP).
+ */
+void nv502d_rop(uint8_t rop, const uint8_t *d, const uint8_t *s,
+                const uint8_t *p, uint8_t *out, size_t len);
+
+/* PGRAPH's VM subclient for 2D surface accesses (nvkm: DST2D) */
+#define NV502D_VM_SUBCLIENT     0xc
+
+/* OPERATION (0x2ac) */
+enum {
+    NV502D_OP_SRCCOPY_AND = 0,
+    NV502D_OP_ROP_AND = 1,
+    NV502D_OP_BLEND_AND = 2,
+    NV502D_OP_SRCCOPY = 3,
+    NV502D_OP_ROP = 4,
+    NV502D_OP_SRCCOPY_PREMULT = 5,
+    NV502D_OP_BLEND_PREMULT = 6,
+};
+
+/* DRAW_SHAPE (0x580) */
+enum {
+    NV502D_SHAPE_POINTS = 0,
+    NV502D_SHAPE_LINES = 1,
+    NV502D_SHAPE_LINE_STRIP = 2,
+    NV502D_SHAPE_TRIANGLES = 3,
+    NV502D_SHAPE_RECTANGLES = 4,
+};
+
+/* PATTERN_SELECT (0x2b4) */
+enum {
+    NV502D_PAT_BITMAP_8X8 = 0,
+    NV502D_PAT_BITMAP_64X1 = 1,
+    NV502D_PAT_BITMAP_1X64 = 2,
+    NV502D_PAT_COLOR = 3,
+};
+
+/* DST_* 0x200-0x224 and SRC_* 0x230-0x254, in method order */
+typedef struct NV502dSurfRegs {
+    uint32_t format;
+    uint32_t linear;
+    uint32_t block_dimensions;
+    uint32_t depth;
+    uint32_t layer;
+    uint32_t pitch;
+    uint32_t width;
+    uint32_t height;
+    uint32_t address_high;
+    uint32_t address_low;
+} NV502dSurfRegs;
+
+/* One channel's G80_2D state (the class's family state). */
+typedef struct NV502dState {
+    NV50GrNotify notify;        /* first, as gr.h asks */
+
+    /* DMA_DST 0x184, DMA_SRC 0x188, DMA_COND 0x18c, decoded at bind */
+    NV50CtxDma dma_dst, dma_src, dma_cond;
+    bool dma_dst_ok, dma_src_ok, dma_cond_ok;
+
+    NV502dSurfRegs dst, src;
+    uint32_t cond_address_high, cond_address_low, cond_mode;
+    int32_t clip_x, clip_y;
+    uint32_t clip_w, clip_h, clip_enable;
+    uint32_t color_key_format, color_key, color_key_enable;
+    uint32_t rop, beta1, beta4, operation;
+    uint32_t pattern_offset, pattern_select;
+    uint32_t pattern_color_format, pattern_bitmap_format;
+    uint32_t pattern_bitmap_color[2], pattern_bitmap[2];
+    uint32_t pattern_color[64];     /* X8R8G8B8, however it was set */
+
+    /* solid primitives */
+    uint32_t draw_shape, draw_color_format, draw_color;
+    int32_t vtx_x[3], vtx_y[3];
+    unsigned nvtx;
+    int32_t point32_x;              /* DRAW_POINT32_X, until its Y */
+
+    /* SIFC (pixels from CPU) */
+    uint32_t sifc_bitmap_enable, sifc_format, sifc_bitmap_format;
+    uint32_t sifc_bitmap_lsb_first, sifc_bitmap_line_pack_mode;
+    uint32_t sifc_bitmap_color[2], sifc_bitmap_write_bit0_enable;
+    uint32_t sifc_width, sifc_height;
+    uint32_t sifc_dx_du_fract, sifc_dy_dv_fract;
+    int32_t sifc_dx_du_int, sifc_dy_dv_int;
+    uint32_t sifc_dst_x_fract, sifc_dst_y_fract;
+    int32_t sifc_dst_x_int, sifc_dst_y_int;
+    /* the image being received: row buffer, progress */
+    bool sifc_open;                 /* set up by the first data word */
+    bool sifc_dead;                 /* an error: drop the rest */
+    uint8_t *sifc_row;              /* one source row, SIFC_FORMAT */
+    uint8_t *sifc_mask;             /* bitmap: 1 where drawn */
+    uint32_t sifc_px;               /* pixels of the row so far */
+    uint32_t sifc_v;                /* rows done */
+    uint32_t sifc_skip;             /* pad bits before the next row */
+    uint8_t sifc_elem[NV502D_MAX_BPP];
+    unsigned sifc_elem_bytes;
+
+    /* BLIT (pixels from memory) */
+    uint32_t safe_overlap, blit_control;
+    int32_t blit_dst_x, blit_dst_y;
+    uint32_t blit_dst_w, blit_dst_h;
+    uint32_t blit_du_dx_fract, blit_dv_dy_fract;
+    int32_t blit_du_dx_int, blit_dv_dy_int;
+    uint32_t blit_src_x_fract, blit_src_y_fract;
+    int32_t blit_src_x_int, blit_src_y_int;
+
+    /* accepted, no effect modelled */
+    uint32_t unk228, unk260, unk58c, unk870, unk880, corral_size;
+} NV502dState;
+
+/* 2d-draw.c: the operations the methods trigger */
+void nv502d_solid_vertex(NV50GrCall *c, NV502dState *st, int32_t x,
+                         int32_t y);
+void nv502d_blit(NV50GrCall *c, NV502dState *st);
+void nv502d_sifc_data(NV50GrCall *c, NV502dState *st, uint32_t data);
+/* Forget the image being received (a SIFC parameter changed). */
+void nv502d_sifc_reset(NV502dState *st);
+
+#endif
