@@ -533,6 +533,68 @@ START_TEST(local_memory)
 }
 END_TEST
 
+/* l[] past 8 << LOCAL_SIZE_LOG bytes: LOCAL_LIMIT_WRITE on TPC 0. */
+START_TEST(local_limit_is_trap_mp)
+{
+    load_program("mov b32 $r2 0x10\n"
+                 "shl $a1 $r2 0x2\n"
+                 "st b32 l[$a1+0x0] $r2\n"
+                 "exit nop\n", 0);
+    base_state(8, 0x40);
+    cp(M_LOCAL_SIZE_LOG, 1);            /* 16 bytes a thread */
+    dims(32, 1, 1, 1, 1);
+    cp(M_LAUNCH, 0);
+    ck_assert_uint_eq(rd32(0x400100) & INTR_TRAP, INTR_TRAP);
+    ck_assert_uint_eq(rd32(0x408314), 0x80000010);
+}
+END_TEST
+
+/* The same saxpy, its methods through the channel's pushbuffer. */
+START_TEST(through_the_channel)
+{
+    g_autofree char *src = saxpy_source();
+    static const uint32_t g[2][5] = {
+        { 0, (uint32_t)VA_G0, 0, 0x1ff, 1 },
+        { 0, (uint32_t)VA_G1, 0, 0x1ff, 1 },
+    };
+    uint32_t v;
+
+    load_program(src, 0);
+    for (unsigned i = 0; i < 128; i++) {
+        gr_wr32(VA_G0 + 4 * i, f2u(i));
+        gr_wr32(VA_G1 + 4 * i, f2u(1.0f));
+    }
+    push_1(2, 0x0000, 0xbeef50c0);      /* OBJECT: the class */
+    /* PFIFO turns the handles into the objects' offsets */
+    push_1(2, M_DMA_CODE_CB, GR_H_VM);
+    push_1(2, M_DMA_GLOBAL, GR_H_VM);
+    push_1(2, M_CP_ADDRESS_HIGH, 0);
+    push_1(2, M_CP_ADDRESS_LOW, (uint32_t)VA_CODE);
+    push_1(2, M_CP_REG_ALLOC_TEMP, 8);
+    push_1(2, M_SHARED_SIZE, 0x40);
+    push_mthd(2, M_GLOBAL(0), g[0], 5);
+    push_mthd(2, M_GLOBAL(1), g[1], 5);
+    push_1(2, M_CB_DEF_ADDRESS_HIGH, 0);
+    push_1(2, M_CB_DEF_ADDRESS_LOW, (uint32_t)VA_CB);
+    push_1(2, M_CB_DEF_SET, 0x100);
+    push_1(2, M_SET_PROGRAM_CB, 1);
+    push_1(2, M_CB_ADDR, 0);
+    push_1(2, M_CB_DATA, f2u(-1.0f));
+    v = 1 << 16 | 64;
+    push_mthd(2, M_BLOCKDIM_XY, &v, 1);
+    push_1(2, M_BLOCKDIM_Z, 1);
+    push_1(2, M_GRIDDIM, 1 << 16 | 2);
+    push_1(2, M_LAUNCH, 0);
+    push_submit();
+
+    ck_assert_uint_eq(rd32(0x400100), 0);
+    ck_assert_uint_eq(rd32(0x002100), 0);
+    for (unsigned i = 0; i < 128; i++) {
+        ck_assert_uint_eq(gr_rd32(VA_G1 + 4 * i), f2u(1.0f - i));
+    }
+}
+END_TEST
+
 Suite *nv50_compute_suite(void)
 {
     Suite *s = suite_create("nv50_compute");
@@ -550,6 +612,8 @@ Suite *nv50_compute_suite(void)
     tcase_add_test(tc, mesa_setup_accepted);
     tcase_add_test(tc, bad_methods);
     tcase_add_test(tc, local_memory);
+    tcase_add_test(tc, local_limit_is_trap_mp);
+    tcase_add_test(tc, through_the_channel);
     suite_add_tcase(s, tc);
     return s;
 }
