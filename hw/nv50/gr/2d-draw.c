@@ -1,8 +1,10 @@
 /*
  * G80_2D drawing: the destination and source surfaces, the per-pixel
- * operation, and the three sources (solid primitives, BLIT from memory,
- * SIFC from the pushbuffer).  The methods that set the state are in
- * 2d.c; formats and ROPs in 2d-pixel.c.
+ * operation, and solid primitives here; the other two sources in
+ * 2d-blit.c (BLIT from memory) and 2d-sifc.c (SIFC from the
+ * pushbuffer), which draw through nv502d_draw_span().  The methods that
+ * set the state are in 2d.c; formats and ROPs in 2d-pixel.c.  The facts
+ * and UNVERIFIED choices below are for all three.
  *
  * Everything is done a row span at a time: the source pixels of the
  * span are made (in the source's format), the destination span is read
@@ -67,32 +69,7 @@
 
 typedef __int128 i128;
 
-/* A surface as a draw sees it, resolved from the DST_* or SRC_* state. */
-typedef struct NV502dTarget {
-    const NV502dFormat *fmt;
-    const NV50CtxDma *dma;
-    NV50Surface sf;
-    uint64_t base;              /* ADDRESS_HIGH/LOW: offset in the dma */
-    uint32_t width, height, layer;
-} NV502dTarget;
-
-typedef struct NV502dDraw {
-    NV50GrCall *c;
-    NV502dState *st;
-    NV502dTarget dst;
-    const NV502dFormat *sfmt;   /* the source's format */
-    int64_t cx0, cy0, cx1, cy1; /* the clip: canvas and CLIP, exclusive */
-    uint8_t rop;
-    unsigned op;
-    bool need_dst;              /* the operation reads the destination */
-    bool need_pat;              /* ... and the pattern */
-    uint8_t pat[64 * NV502D_MAX_BPP];   /* in the destination format */
-    /* span scratch, grown as needed */
-    uint8_t *sbuf, *dbuf, *obuf, *pbuf;
-    size_t cap;
-} NV502dDraw;
-
-static bool target_resolve(NV50GrCall *c, NV502dState *st, bool is_src,
+bool nv502d_target_resolve(NV50GrCall *c, NV502dState *st, bool is_src,
                            NV502dTarget *t)
 {
     const NV502dSurfRegs *r = is_src ? &st->src : &st->dst;
@@ -165,7 +142,7 @@ static bool target_resolve(NV50GrCall *c, NV502dState *st, bool is_src,
 }
 
 /* Read or write @n elements from (@x, @y) of @t, run by run. */
-static bool target_rw(NV50GrCall *c, const NV502dTarget *t, uint32_t x,
+bool nv502d_target_rw(NV50GrCall *c, const NV502dTarget *t, uint32_t x,
                       uint32_t y, uint8_t *buf, uint32_t n, bool is_write)
 {
     uint64_t xb = (uint64_t)x * t->fmt->bpp;
@@ -292,7 +269,7 @@ static unsigned pattern_index(const NV502dDraw *dr, int64_t x, int64_t y)
  * Set up a draw from a source of format @sfmt_id onto the destination;
  * false (the error raised) if the state does not allow it.
  */
-static bool draw_begin(NV50GrCall *c, NV502dState *st, uint32_t sfmt_id,
+bool nv502d_draw_begin(NV50GrCall *c, NV502dState *st, uint32_t sfmt_id,
                        const char *src_what, NV502dDraw *dr)
 {
     memset(dr, 0, sizeof(*dr));
@@ -301,7 +278,7 @@ static bool draw_begin(NV50GrCall *c, NV502dState *st, uint32_t sfmt_id,
     if (st->cond_mode == 0) {       /* NEVER */
         return false;
     }
-    if (!target_resolve(c, st, false, &dr->dst)) {
+    if (!nv502d_target_resolve(c, st, false, &dr->dst)) {
         return false;
     }
     dr->sfmt = nv502d_format(sfmt_id);
@@ -356,7 +333,7 @@ static bool draw_begin(NV50GrCall *c, NV502dState *st, uint32_t sfmt_id,
     return true;
 }
 
-static void draw_end(NV502dDraw *dr)
+void nv502d_draw_end(NV502dDraw *dr)
 {
     g_free(dr->sbuf);
     g_free(dr->dbuf);
@@ -421,7 +398,7 @@ static void blend_pixel(const NV502dDraw *dr, const uint8_t *s,
  * Draw the @n source pixels @src (in dr->sfmt) at (@x, @y) on; @mask,
  * if not NULL, says which of them are drawn.  Clipped here.
  */
-static bool draw_span(NV502dDraw *dr, int64_t x, int64_t y, int64_t n,
+bool nv502d_draw_span(NV502dDraw *dr, int64_t x, int64_t y, int64_t n,
                       const uint8_t *src, const uint8_t *mask)
 {
     const NV502dFormat *sf = dr->sfmt, *df = dr->dst.fmt;
@@ -458,11 +435,11 @@ static bool draw_span(NV502dDraw *dr, int64_t x, int64_t y, int64_t n,
         }
     }
     if (dr->op == NV502D_OP_SRCCOPY && all && sf == df) {
-        return target_rw(c, &dr->dst, x, y, (uint8_t *)src, n, true);
+        return nv502d_target_rw(c, &dr->dst, x, y, (uint8_t *)src, n, true);
     }
     draw_grow(dr, n);
     if (dr->need_dst || !all) {
-        if (!target_rw(c, &dr->dst, x, y, dr->dbuf, n, false)) {
+        if (!nv502d_target_rw(c, &dr->dst, x, y, dr->dbuf, n, false)) {
             return false;
         }
     }
@@ -500,7 +477,7 @@ static bool draw_span(NV502dDraw *dr, int64_t x, int64_t y, int64_t n,
                 memcpy(dr->obuf + i * db, dr->dbuf + i * db, db);
             }
         }
-        return target_rw(c, &dr->dst, x, y, dr->obuf, n, true);
+        return nv502d_target_rw(c, &dr->dst, x, y, dr->obuf, n, true);
     }
     /* pixels left alone: masked out, or a zero source alpha for *_AND */
     for (i = 0; i < n; i++) {
@@ -514,7 +491,7 @@ static bool draw_span(NV502dDraw *dr, int64_t x, int64_t y, int64_t n,
             memcpy(dr->obuf + i * db, dr->dbuf + i * db, db);
         }
     }
-    return target_rw(c, &dr->dst, x, y, dr->obuf, n, true);
+    return nv502d_target_rw(c, &dr->dst, x, y, dr->obuf, n, true);
 }
 
 /* --- solid primitives --- */
@@ -533,7 +510,7 @@ static void solid_color(const NV502dDraw *dr, uint8_t *px)
 static bool solid_begin(NV50GrCall *c, NV502dState *st, NV502dDraw *dr,
                         uint8_t *color)
 {
-    if (!draw_begin(c, st, st->draw_color_format, "DRAW_COLOR_FORMAT",
+    if (!nv502d_draw_begin(c, st, st->draw_color_format, "DRAW_COLOR_FORMAT",
                     dr)) {
         return false;
     }
@@ -593,13 +570,13 @@ static void solid_rect(NV50GrCall *c, NV502dState *st, int64_t x0,
             memcpy(row + i * dr.sfmt->bpp, color, dr.sfmt->bpp);
         }
         for (y = y0; y < y1; y++) {
-            if (!draw_span(&dr, x0, y, n, row, NULL)) {
+            if (!nv502d_draw_span(&dr, x0, y, n, row, NULL)) {
                 break;
             }
         }
         g_free(row);
     }
-    draw_end(&dr);
+    nv502d_draw_end(&dr);
 }
 
 static void solid_line(NV50GrCall *c, NV502dState *st, int64_t xa,
@@ -652,12 +629,12 @@ static void solid_line(NV50GrCall *c, NV502dState *st, int64_t xa,
 
         /* a lin: the second endpoint is not drawn */
         if (!(x == xb && y == yb)) {
-            if (!draw_span(&dr, x, y, 1, color, NULL)) {
+            if (!nv502d_draw_span(&dr, x, y, 1, color, NULL)) {
                 break;
             }
         }
     }
-    draw_end(&dr);
+    nv502d_draw_end(&dr);
 }
 
 /* The doc's edge test: is (x, y) on the inner side of edge a -> b? */
@@ -723,7 +700,7 @@ static void solid_triangle(NV50GrCall *c, NV502dState *st,
             if (in && run < 0) {
                 run = x;
             } else if (!in && run >= 0) {
-                if (!draw_span(&dr, run, y, x - run, row, NULL)) {
+                if (!nv502d_draw_span(&dr, run, y, x - run, row, NULL)) {
                     y = y1;
                     break;
                 }
@@ -732,7 +709,7 @@ static void solid_triangle(NV50GrCall *c, NV502dState *st,
         }
     }
     g_free(row);
-    draw_end(&dr);
+    nv502d_draw_end(&dr);
 }
 
 void nv502d_solid_vertex(NV50GrCall *c, NV502dState *st, int32_t x,
@@ -771,452 +748,5 @@ void nv502d_solid_vertex(NV50GrCall *c, NV502dState *st, int32_t x,
             st->nvtx = 0;
         }
         break;
-    }
-}
-
-/* --- BLIT: pixels from memory --- */
-
-static int64_t fix32(int32_t i, uint32_t f)
-{
-    return (int64_t)((uint64_t)(int64_t)i << 32 | f);
-}
-
-/* floor(v / 2^k) for signed v */
-static int64_t floor_shift(i128 v, unsigned k)
-{
-    return (int64_t)(v >> k);
-}
-
-/* Do two targets share memory? */
-static bool targets_overlap(const NV502dTarget *a, const NV502dTarget *b)
-{
-    uint64_t as, ae, bs, be;
-
-    if (a->dma->target != b->dma->target) {
-        return false;
-    }
-    as = a->dma->start + a->base;
-    bs = b->dma->start + b->base;
-    ae = as + nv50_surface_size(&a->sf) + NV50_GOB_SIZE;
-    be = bs + nv50_surface_size(&b->sf) + NV50_GOB_SIZE;
-    return as < be && bs < ae;
-}
-
-typedef struct NV502dSource {
-    NV502dTarget t;
-    uint8_t *pre;               /* prefetched rows, or NULL */
-    int64_t pre_x0, pre_y0, pre_w;
-} NV502dSource;
-
-static bool source_row(NV50GrCall *c, NV502dSource *s, int64_t y,
-                       int64_t x0, int64_t n, uint8_t *buf)
-{
-    unsigned b = s->t.fmt->bpp;
-
-    if (s->pre) {
-        memcpy(buf, s->pre + ((y - s->pre_y0) * s->pre_w + (x0 - s->pre_x0))
-               * b, n * b);
-        return true;
-    }
-    return target_rw(c, &s->t, x0, y, buf, n, false);
-}
-
-void nv502d_blit(NV50GrCall *c, NV502dState *st)
-{
-    NV502dDraw dr;
-    NV502dSource src = { 0 };
-    bool center = !(st->blit_control & 1);
-    bool bilinear = st->blit_control & 0x10;
-    int64_t du = fix32(st->blit_du_dx_int, st->blit_du_dx_fract);
-    int64_t dv = fix32(st->blit_dv_dy_int, st->blit_dv_dy_fract);
-    int64_t sx = fix32(st->blit_src_x_int, st->blit_src_x_fract);
-    int64_t sy = fix32(st->blit_src_y_int, st->blit_src_y_fract);
-    int64_t x0, x1, y0, y1, n, i, k, y;
-    int64_t txmin, txmax, tymin, tymax;
-    int64_t *tx = NULL, *ty = NULL;
-    uint8_t *seg = NULL, *seg2 = NULL, *sbuf = NULL;
-    unsigned sb;
-    bool overlap, rows_up = false, contiguous;
-
-    if (!draw_begin(c, st, st->src.format, "SRC_FORMAT", &dr)) {
-        return;
-    }
-    if (!target_resolve(c, st, true, &src.t)) {
-        goto out;
-    }
-    sb = src.t.fmt->bpp;
-    x0 = MAX((int64_t)st->blit_dst_x, dr.cx0);
-    x1 = MIN((int64_t)st->blit_dst_x + st->blit_dst_w, dr.cx1);
-    y0 = MAX((int64_t)st->blit_dst_y, dr.cy0);
-    y1 = MIN((int64_t)st->blit_dst_y + st->blit_dst_h, dr.cy1);
-    if (x0 >= x1 || y0 >= y1) {
-        goto out;
-    }
-    n = x1 - x0;
-    /*
-     * Sample positions in 32.33 fixed point (the half pixel of CENTER
-     * kept exact); bilinear moves them half a texel back to the texel
-     * grid.
-     */
-    tx = g_new(int64_t, n * 2);
-    ty = g_new(int64_t, (y1 - y0) * 2);
-    for (i = 0; i < n; i++) {
-        i128 p = (i128)sx * 2 +
-                 (i128)(2 * (x0 + i - st->blit_dst_x) + center) * du;
-
-        if (bilinear) {
-            p -= (i128)1 << 32;
-            tx[2 * i] = floor_shift(p, 33);
-            tx[2 * i + 1] = (int64_t)(p - ((i128)tx[2 * i] << 33));
-        } else {
-            tx[2 * i] = floor_shift(p, 33);
-        }
-    }
-    for (i = 0; i < y1 - y0; i++) {
-        i128 p = (i128)sy * 2 +
-                 (i128)(2 * (y0 + i - st->blit_dst_y) + center) * dv;
-
-        if (bilinear) {
-            p -= (i128)1 << 32;
-            ty[2 * i] = floor_shift(p, 33);
-            ty[2 * i + 1] = (int64_t)(p - ((i128)ty[2 * i] << 33));
-        } else {
-            ty[2 * i] = floor_shift(p, 33);
-        }
-    }
-    txmin = txmax = tx[0];
-    for (i = 0; i < n; i++) {
-        txmin = MIN(txmin, tx[2 * i]);
-        txmax = MAX(txmax, tx[2 * i] + bilinear);
-    }
-    tymin = tymax = ty[0];
-    for (i = 0; i < y1 - y0; i++) {
-        tymin = MIN(tymin, ty[2 * i]);
-        tymax = MAX(tymax, ty[2 * i] + bilinear);
-    }
-    if (bilinear) {
-        txmin = MAX(txmin, 0);
-        tymin = MAX(tymin, 0);
-        txmax = MIN(txmax, (int64_t)src.t.width - 1);
-        tymax = MIN(tymax, (int64_t)src.t.height - 1);
-    }
-    if (txmin < 0 || tymin < 0 || txmax >= src.t.width ||
-        tymax >= src.t.height || txmin > txmax || tymin > tymax) {
-        nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR, NV50_GR_DERR_INVALID_VALUE,
-                      "G80_2D: BLIT reads outside the %ux%u source "
-                      "(texels %" PRId64 "..%" PRId64 " x %" PRId64 "..%"
-                      PRId64 ")", src.t.width, src.t.height, txmin, txmax,
-                      tymin, tymax);
-        goto out;
-    }
-    contiguous = !bilinear && du == (int64_t)1 << 32;
-    overlap = targets_overlap(&src.t, &dr.dst);
-    if (overlap && contiguous && dv == (int64_t)1 << 32 &&
-        src.t.base == dr.dst.base && src.t.fmt == dr.dst.fmt &&
-        !memcmp(&src.t.sf, &dr.dst.sf, sizeof(src.t.sf)) &&
-        src.t.layer == dr.dst.layer) {
-        /* the same surface, unscaled: walk rows away from the overlap */
-        rows_up = ty[0] < y0;
-    } else if (overlap) {
-        uint64_t bytes = (uint64_t)(txmax - txmin + 1) *
-                         (tymax - tymin + 1) * sb;
-
-        if (bytes <= (256u << 20)) {
-            src.pre = g_malloc(bytes);
-            src.pre_x0 = txmin;
-            src.pre_y0 = tymin;
-            src.pre_w = txmax - txmin + 1;
-            for (k = tymin; k <= tymax; k++) {
-                if (!target_rw(c, &src.t, txmin, k, src.pre +
-                               (k - tymin) * src.pre_w * sb, src.pre_w,
-                               false)) {
-                    goto out;
-                }
-            }
-        }
-    }
-    seg = g_malloc((txmax - txmin + 2) * sb);
-    seg2 = g_malloc((txmax - txmin + 2) * sb);
-    sbuf = g_malloc(n * sb);
-    dr.sfmt = src.t.fmt;
-    for (k = 0; k < y1 - y0; k++) {
-        int64_t r = rows_up ? y1 - y0 - 1 - k : k;
-        int64_t t0 = ty[2 * r];
-
-        y = y0 + r;
-        if (contiguous) {
-            if (!source_row(c, &src, t0, tx[0], n, sbuf)) {
-                goto out;
-            }
-        } else if (!bilinear) {
-            if (!source_row(c, &src, t0, txmin, txmax - txmin + 1, seg)) {
-                goto out;
-            }
-            for (i = 0; i < n; i++) {
-                memcpy(sbuf + i * sb, seg + (tx[2 * i] - txmin) * sb, sb);
-            }
-        } else {
-            int64_t ta = MAX(MIN(t0, tymax), tymin);
-            int64_t tb = MAX(MIN(t0 + 1, tymax), tymin);
-            double fy = ty[2 * r + 1] / 8589934592.0;
-
-            if (!source_row(c, &src, ta, txmin, txmax - txmin + 1, seg) ||
-                !source_row(c, &src, tb, txmin, txmax - txmin + 1, seg2)) {
-                goto out;
-            }
-            for (i = 0; i < n; i++) {
-                int64_t ua = MAX(MIN(tx[2 * i], txmax), txmin) - txmin;
-                int64_t ub = MAX(MIN(tx[2 * i] + 1, txmax), txmin) - txmin;
-                double fx = tx[2 * i + 1] / 8589934592.0;
-                NV502dColor c00, c01, c10, c11, o;
-                int ch;
-
-                nv502d_unpack(src.t.fmt, seg + ua * sb, &c00);
-                nv502d_unpack(src.t.fmt, seg + ub * sb, &c01);
-                nv502d_unpack(src.t.fmt, seg2 + ua * sb, &c10);
-                nv502d_unpack(src.t.fmt, seg2 + ub * sb, &c11);
-                for (ch = 0; ch < 4; ch++) {
-                    double top = c00.c[ch] + (c01.c[ch] - c00.c[ch]) * fx;
-                    double bot = c10.c[ch] + (c11.c[ch] - c10.c[ch]) * fx;
-
-                    o.c[ch] = top + (bot - top) * fy;
-                }
-                nv502d_pack(src.t.fmt, &o, sbuf + i * sb);
-            }
-        }
-        if (!draw_span(&dr, x0, y, n, sbuf, NULL)) {
-            goto out;
-        }
-    }
-out:
-    g_free(tx);
-    g_free(ty);
-    g_free(seg);
-    g_free(seg2);
-    g_free(sbuf);
-    g_free(src.pre);
-    draw_end(&dr);
-}
-
-/* --- SIFC: pixels from the CPU --- */
-
-void nv502d_sifc_reset(NV502dState *st)
-{
-    g_free(st->sifc_row);
-    g_free(st->sifc_mask);
-    st->sifc_row = NULL;
-    st->sifc_mask = NULL;
-    st->sifc_open = false;
-    st->sifc_dead = false;
-    st->sifc_px = 0;
-    st->sifc_v = 0;
-    st->sifc_skip = 0;
-    st->sifc_elem_bytes = 0;
-}
-
-/* The source format of the SIFC pixels (bitmap colours or data). */
-static uint32_t sifc_format(const NV502dState *st)
-{
-    return st->sifc_format;
-}
-
-static bool sifc_open(NV50GrCall *c, NV502dState *st)
-{
-    const NV502dFormat *f = nv502d_format(sifc_format(st));
-
-    if (!f) {
-        nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR, NV50_GR_DERR_INVALID_ENUM,
-                      "G80_2D: SIFC_FORMAT 0x%x is not a 2D format",
-                      st->sifc_format);
-        return false;
-    }
-    if (st->sifc_bitmap_enable && st->sifc_bitmap_format != 0) {
-        gemu_log_once(LOG_UNIMP, "nv50 G80_2D", 0x808,
-                      "nv50: G80_2D: SIFC_BITMAP_FORMAT I4/I8 (palette in "
-                      "SRC) not implemented: image dropped\n");
-        return false;
-    }
-    if (!st->sifc_width || !st->sifc_height ||
-        st->sifc_width > 0x10000 || st->sifc_height > 0x10000) {
-        nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR, NV50_GR_DERR_INVALID_VALUE,
-                      "G80_2D: SIFC_WIDTH/HEIGHT %ux%u", st->sifc_width,
-                      st->sifc_height);
-        return false;
-    }
-    if (st->sifc_dx_du_int < 0 || st->sifc_dy_dv_int < 0 ||
-        fix32(st->sifc_dx_du_int, st->sifc_dx_du_fract & 0xfffff000u) == 0 ||
-        fix32(st->sifc_dy_dv_int, st->sifc_dy_dv_fract & 0xfffff000u) == 0) {
-        nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR, NV50_GR_DERR_INVALID_VALUE,
-                      "G80_2D: SIFC_DX_DU/DY_DV not positive");
-        return false;
-    }
-    st->sifc_row = g_malloc0((size_t)st->sifc_width * f->bpp);
-    st->sifc_mask = g_malloc0(st->sifc_width);
-    st->sifc_open = true;
-    return true;
-}
-
-/* smallest integer i with i + 0.5 >= p (p in 32.32) */
-static int64_t first_centre(i128 p)
-{
-    return -floor_shift(-(p - ((i128)1 << 31)), 32);
-}
-
-/* Source row sifc_v is complete: draw it. */
-static void sifc_row_done(NV50GrCall *c, NV502dState *st)
-{
-    NV502dDraw dr;
-    int64_t dxdu = fix32(st->sifc_dx_du_int,
-                         st->sifc_dx_du_fract & 0xfffff000u);
-    int64_t dydv = fix32(st->sifc_dy_dv_int,
-                         st->sifc_dy_dv_fract & 0xfffff000u);
-    int64_t X0 = fix32(st->sifc_dst_x_int, st->sifc_dst_x_fract);
-    int64_t Y0 = fix32(st->sifc_dst_y_int, st->sifc_dst_y_fract);
-    uint32_t w = st->sifc_width, v = st->sifc_v;
-    int64_t ya, yb, xa, xb, x, y;
-    const uint8_t *mask = st->sifc_bitmap_enable ? st->sifc_mask : NULL;
-    unsigned b;
-    uint8_t *row = NULL, *rmask = NULL;
-
-    if (!draw_begin(c, st, sifc_format(st), "SIFC_FORMAT", &dr)) {
-        st->sifc_dead = true;
-        return;
-    }
-    b = dr.sfmt->bpp;
-    ya = first_centre((i128)Y0 + (i128)v * dydv);
-    yb = first_centre((i128)Y0 + (i128)(v + 1) * dydv);
-    xa = first_centre(X0);
-    xb = first_centre((i128)X0 + (i128)w * dxdu);
-    ya = MAX(ya, dr.cy0);
-    yb = MIN(yb, dr.cy1);
-    if (mask && !memchr(mask, 0, w)) {
-        mask = NULL;
-    }
-    if (ya < yb && xa < xb) {
-        if (dxdu == (int64_t)1 << 32 && (X0 & 0xffffffff) == 0) {
-            row = st->sifc_row;
-            rmask = (uint8_t *)mask;
-        } else {
-            xa = MAX(xa, dr.cx0);
-            xb = MIN(xb, dr.cx1);
-            if (xa >= xb) {
-                draw_end(&dr);
-                return;
-            }
-            row = g_malloc((xb - xa) * b);
-            rmask = mask ? g_malloc(xb - xa) : NULL;
-            for (x = xa; x < xb; x++) {
-                i128 u = (((i128)x << 32) + ((i128)1 << 31) - X0) / dxdu;
-
-                u = MAX(MIN(u, (i128)w - 1), 0);
-                memcpy(row + (x - xa) * b, st->sifc_row + u * b, b);
-                if (rmask) {
-                    rmask[x - xa] = mask[u];
-                }
-            }
-        }
-        for (y = ya; y < yb; y++) {
-            if (!draw_span(&dr, xa, y, xb - xa, row, rmask)) {
-                st->sifc_dead = true;
-                break;
-            }
-        }
-        if (row != st->sifc_row) {
-            g_free(row);
-            g_free(rmask);
-        }
-    }
-    draw_end(&dr);
-}
-
-/* One more source pixel: the element in st->sifc_elem or bit @bit. */
-static void sifc_pixel(NV50GrCall *c, NV502dState *st, int bit)
-{
-    const NV502dFormat *f = nv502d_format(sifc_format(st));
-    uint32_t i = st->sifc_px;
-
-    if (bit >= 0) {
-        uint32_t col = st->sifc_bitmap_color[bit];
-        unsigned k;
-
-        for (k = 0; k < f->bpp; k++) {
-            st->sifc_row[i * f->bpp + k] = k < 4 ? col >> (8 * k) : 0;
-        }
-        st->sifc_mask[i] = bit || st->sifc_bitmap_write_bit0_enable;
-    } else {
-        memcpy(st->sifc_row + i * f->bpp, st->sifc_elem, f->bpp);
-        st->sifc_mask[i] = 1;
-    }
-    if (++st->sifc_px < st->sifc_width) {
-        return;
-    }
-    sifc_row_done(c, st);
-    st->sifc_px = 0;
-    st->sifc_v++;
-}
-
-void nv502d_sifc_data(NV50GrCall *c, NV502dState *st, uint32_t data)
-{
-    unsigned pos;
-
-    if (st->sifc_dead) {
-        return;
-    }
-    if (!st->sifc_open && !sifc_open(c, st)) {
-        st->sifc_dead = true;
-        return;
-    }
-    if (st->sifc_v >= st->sifc_height) {
-        gemu_log_once(LOG_GUEST_ERROR, "nv50 G80_2D", 0x860,
-                      "nv50: G80_2D: SIFC_DATA after the %ux%u image is "
-                      "complete: dropped\n", st->sifc_width,
-                      st->sifc_height);
-        return;
-    }
-    if (st->sifc_bitmap_enable) {
-        for (pos = 0; pos < 32 && st->sifc_v < st->sifc_height; pos++) {
-            unsigned byte = (data >> (pos & ~7u)) & 0xff;
-            unsigned j = pos & 7;
-            int bit;
-
-            if (st->sifc_skip) {
-                st->sifc_skip--;
-                continue;
-            }
-            bit = st->sifc_bitmap_lsb_first ? (byte >> j) & 1
-                                             : (byte >> (7 - j)) & 1;
-            sifc_pixel(c, st, bit);
-            if (st->sifc_dead) {
-                return;
-            }
-            if (st->sifc_px == 0) {
-                /* a row ended with bit pos: pad to the next row start */
-                switch (st->sifc_bitmap_line_pack_mode) {
-                case 1:     /* ALIGN_BYTE */
-                    st->sifc_skip = 7 - j;
-                    break;
-                case 2:     /* ALIGN_WORD */
-                    st->sifc_skip = 31 - pos;
-                    break;
-                default:    /* PACKED */
-                    break;
-                }
-            }
-        }
-        return;
-    }
-    {
-        const NV502dFormat *f = nv502d_format(sifc_format(st));
-
-        for (pos = 0; pos < 4 && st->sifc_v < st->sifc_height; pos++) {
-            st->sifc_elem[st->sifc_elem_bytes++] = data >> (8 * pos);
-            if (st->sifc_elem_bytes == f->bpp) {
-                st->sifc_elem_bytes = 0;
-                sifc_pixel(c, st, -1);
-                if (st->sifc_dead) {
-                    return;
-                }
-            }
-        }
     }
 }

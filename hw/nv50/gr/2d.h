@@ -170,7 +170,67 @@ typedef struct NV502dState {
     uint32_t unk228, unk260, unk58c, unk870, unk880, corral_size;
 } NV502dState;
 
-/* 2d-draw.c: the operations the methods trigger */
+/* 2d-draw.c: surfaces and the per-pixel pipeline, for the sources */
+
+/* A surface as a draw sees it, resolved from the DST_* or SRC_* state. */
+typedef struct NV502dTarget {
+    const NV502dFormat *fmt;
+    const NV50CtxDma *dma;
+    NV50Surface sf;
+    uint64_t base;              /* ADDRESS_HIGH/LOW: offset in the dma */
+    uint32_t width, height, layer;
+} NV502dTarget;
+
+typedef struct NV502dDraw {
+    NV50GrCall *c;
+    NV502dState *st;
+    NV502dTarget dst;
+    const NV502dFormat *sfmt;   /* the source's format */
+    int64_t cx0, cy0, cx1, cy1; /* the clip: canvas and CLIP, exclusive */
+    uint8_t rop;
+    unsigned op;
+    bool need_dst;              /* the operation reads the destination */
+    bool need_pat;              /* ... and the pattern */
+    uint8_t pat[64 * NV502D_MAX_BPP];   /* in the destination format */
+    /* span scratch, grown as needed */
+    uint8_t *sbuf, *dbuf, *obuf, *pbuf;
+    size_t cap;
+} NV502dDraw;
+
+/* DST_* or SRC_* as a target; false (the error raised) if unusable. */
+bool nv502d_target_resolve(NV50GrCall *c, NV502dState *st, bool is_src,
+                           NV502dTarget *t);
+/* Read or write @n elements from (@x, @y) of @t, run by run. */
+bool nv502d_target_rw(NV50GrCall *c, const NV502dTarget *t, uint32_t x,
+                      uint32_t y, uint8_t *buf, uint32_t n, bool is_write);
+/*
+ * Set up a draw from a source of format @sfmt_id (named @src_what in
+ * errors) onto the destination; false (the error raised) if the state
+ * does not allow it.  nv502d_draw_end() frees what the spans grew.
+ */
+bool nv502d_draw_begin(NV50GrCall *c, NV502dState *st, uint32_t sfmt_id,
+                       const char *src_what, NV502dDraw *dr);
+void nv502d_draw_end(NV502dDraw *dr);
+/*
+ * Draw the @n source pixels @src (in dr->sfmt) at (@x, @y) on; @mask,
+ * if not NULL, says which of them are drawn.  Clipped here.
+ */
+bool nv502d_draw_span(NV502dDraw *dr, int64_t x, int64_t y, int64_t n,
+                      const uint8_t *src, const uint8_t *mask);
+
+/* 32.32 fixed point from a method pair */
+static inline int64_t nv502d_fix32(int32_t i, uint32_t f)
+{
+    return (int64_t)((uint64_t)(int64_t)i << 32 | f);
+}
+
+/* floor(v / 2^k) for signed v */
+static inline int64_t nv502d_floor_shift(__int128 v, unsigned k)
+{
+    return (int64_t)(v >> k);
+}
+
+/* the operations the methods trigger (2d-draw.c, 2d-blit.c, 2d-sifc.c) */
 void nv502d_solid_vertex(NV50GrCall *c, NV502dState *st, int32_t x,
                          int32_t y);
 void nv502d_blit(NV50GrCall *c, NV502dState *st);
