@@ -48,13 +48,13 @@
 
 /* the classes gemu models, NULL-terminated (one line per class) */
 static const NV50GrClass *const gr_classes[] = {
+    &nv50_gr_m2mf_class,
     &nv50_gr_2d_class,
     &nv50_gr_g80_3d_class,
     &nv50_gr_3d_class,
     &nv50_gr_g200_3d_class,
     &nv50_gr_gt215_3d_class,
     &nv50_gr_mcp89_3d_class,
-    &nv50_gr_compute_class,
     NULL
 };
 
