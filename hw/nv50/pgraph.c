@@ -55,6 +55,7 @@ static const NV50GrClass *const gr_classes[] = {
     &nv50_gr_g200_3d_class,
     &nv50_gr_gt215_3d_class,
     &nv50_gr_mcp89_3d_class,
+    &nv50_gr_compute_class,
     NULL
 };
 
