@@ -480,7 +480,9 @@ TeslaRunStatus nv50_tpc_launch(NV50GrCall *c, const NV50CpLaunch *l,
     env.mem_write = mp_mem_write;
     env.gprs = MIN(l->gprs, (unsigned)TESLA_MAX_GPRS);
     env.local_bytes = MIN(l->local_bytes, 0x10000u);
-    env.shared_bytes = MIN(MAX(l->shared_bytes, 0x10u + 4 * l->user_params),
+    /* at least the header and the USER_PARAMs (0x14, as gemu-shader) */
+    env.shared_bytes = MIN(MAX(l->shared_bytes,
+                               0x10u + 4 * MAX(l->user_params, 1u)),
                            0x10000u);
 
     for (unsigned i = 0; i < l->user_params && i < 64; i++) {
