@@ -182,6 +182,26 @@ bool nv50_gr_ctxdma(NV50GrCall *c, uint32_t ofs, NV50CtxDma *d)
     return true;
 }
 
+/*
+ * The unit status word of a memory fault: M2MF says which of its
+ * streams faulted (nvkm's nv50_gr_trap_m2mf: bit 0 NOTIFY, 1 IN, 2 OUT);
+ * UNVERIFIED: the other units get bit 0.
+ */
+static uint32_t fault_ustatus(uint32_t trap_unit, unsigned subclient)
+{
+    if (trap_unit == NV50_GR_TRAP_M2MF) {
+        switch (subclient) {
+        case NV50_VM_SUBCLIENT_M2M_IN:
+            return 2;
+        case NV50_VM_SUBCLIENT_M2M_OUT:
+            return 4;
+        default:
+            return 1;
+        }
+    }
+    return 1;
+}
+
 static void gr_fault(NV50GrCall *c, const NV50Fault *f, unsigned client,
                      unsigned subclient, uint32_t trap_unit)
 {
@@ -189,7 +209,8 @@ static void gr_fault(NV50GrCall *c, const NV50Fault *f, unsigned client,
     nv50_vm_report_fault(c->s, NV50_VM_ENGINE_PGRAPH, client, subclient,
                          c->ctx->inst, f);
     g_mutex_unlock(&c->s->eng_lock);
-    nv50_gr_trap(c, trap_unit, 1, "%s at 0x%010" PRIx64 " faults (%s)",
+    nv50_gr_trap(c, trap_unit, fault_ustatus(trap_unit, subclient),
+                 "%s at 0x%010" PRIx64 " faults (%s)",
                  f->write ? "write" : "read", f->va,
                  nv50_fault_name(f->reason));
 }

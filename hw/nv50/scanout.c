@@ -1339,6 +1339,12 @@ bool nv50_screendump(NV50State *s, int head, const char *path, char **err)
 {
     DisplaySurface surf;
 
+    /*
+     * What the guest has asked the engines to draw is drawn first: a
+     * screendump shows the frame as of the work submitted, not a state
+     * halfway through a pushbuffer (the engine runs beside the guest).
+     */
+    nv50_engine_sync(s);
     return nv50_scanout_surface(s, head, &surf, err) &&
            display_png_write(&surf, path, err);
 }

@@ -252,71 +252,45 @@ static void bar_access(NV50State *s, int bar, uint32_t reg, hwaddr off,
     }
 }
 
-static uint64_t bar_read(NV50State *s, int bar, uint32_t reg, hwaddr off,
-                         unsigned size)
+/* The BAR's DMA object register (0x1708 for BAR1, 0x170c for BAR3). */
+static uint32_t bar_reg(NV50BarAperture *ap)
 {
+    return ap->bar == 1 ? ap->s->vm.bar1_ctxdma : ap->s->vm.bar3_ctxdma;
+}
+
+static uint64_t bar_read(void *opaque, hwaddr off, unsigned size)
+{
+    NV50BarAperture *ap = opaque;
     uint8_t b[8];
 
-    bar_access(s, bar, reg, off, b, size, false);
+    bar_access(ap->s, ap->bar, bar_reg(ap), off, b, size, false);
     return ldn_le_p(b, size);
 }
 
-static void bar_write(NV50State *s, int bar, uint32_t reg, hwaddr off,
-                      uint64_t val, unsigned size)
+static void bar_write(void *opaque, hwaddr off, uint64_t val, unsigned size)
 {
+    NV50BarAperture *ap = opaque;
     uint8_t b[8];
 
     stn_le_p(b, size, val);
-    bar_access(s, bar, reg, off, b, size, true);
+    bar_access(ap->s, ap->bar, bar_reg(ap), off, b, size, true);
 }
 
-static uint64_t bar1_read(void *opaque, hwaddr off, unsigned size)
-{
-    NV50State *s = opaque;
-
-    return bar_read(s, 1, s->vm.bar1_ctxdma, off, size);
-}
-
-static void bar1_write(void *opaque, hwaddr off, uint64_t val, unsigned size)
-{
-    NV50State *s = opaque;
-
-    bar_write(s, 1, s->vm.bar1_ctxdma, off, val, size);
-}
-
-static uint64_t bar3_read(void *opaque, hwaddr off, unsigned size)
-{
-    NV50State *s = opaque;
-
-    return bar_read(s, 3, s->vm.bar3_ctxdma, off, size);
-}
-
-static void bar3_write(void *opaque, hwaddr off, uint64_t val, unsigned size)
-{
-    NV50State *s = opaque;
-
-    bar_write(s, 3, s->vm.bar3_ctxdma, off, val, size);
-}
-
-static const MemoryRegionOps bar1_ops = {
-    .read = bar1_read,
-    .write = bar1_write,
-    .impl_min = 1,
-    .impl_max = 8,
-};
-
-static const MemoryRegionOps bar3_ops = {
-    .read = bar3_read,
-    .write = bar3_write,
+static const MemoryRegionOps bar_ops = {
+    .read = bar_read,
+    .write = bar_write,
     .impl_min = 1,
     .impl_max = 8,
 };
 
 void nv50_vm_init_bars(NV50State *s)
 {
-    memory_region_init_io(&s->bar1, "nv50-bar1", s->vram_size, &bar1_ops, s);
-    memory_region_init_io(&s->bar3, "nv50-bar3", NV50_BAR3_SIZE, &bar3_ops,
-                          s);
+    s->bar1_ap = (NV50BarAperture){ .s = s, .bar = 1 };
+    s->bar3_ap = (NV50BarAperture){ .s = s, .bar = 3 };
+    memory_region_init_io(&s->bar1, "nv50-bar1", s->vram_size, &bar_ops,
+                          &s->bar1_ap);
+    memory_region_init_io(&s->bar3, "nv50-bar3", NV50_BAR3_SIZE, &bar_ops,
+                          &s->bar3_ap);
 }
 
 void nv50_vm_reset(NV50State *s)

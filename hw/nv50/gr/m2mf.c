@@ -71,10 +71,6 @@
 #define M2MF_NOTIFIER_OFFSET        0x10    /* intro.rst: the M2MF notifier */
 #define M2MF_BUF_NOTIFY_AWAKEN      1
 
-/* the VM subclients of client DISPATCH */
-#define M2MF_SUBCLIENT_IN           4
-#define M2MF_SUBCLIENT_OUT          5
-#define M2MF_SUBCLIENT_NOTIFY       6
 
 #define M2MF_CHUNK                  (256 * 1024)
 
@@ -148,7 +144,7 @@ static bool side_xfer(NV50GrCall *c, const M2mfSide *sd, uint64_t pos,
     uint32_t line = pos / sd->line_len, x = pos % sd->line_len;
     uint64_t start = 0;
     size_t pending = 0, done = 0;
-    unsigned subclient = is_write ? M2MF_SUBCLIENT_OUT : M2MF_SUBCLIENT_IN;
+    unsigned subclient = is_write ? NV50_VM_SUBCLIENT_M2M_OUT : NV50_VM_SUBCLIENT_M2M_IN;
 
     while (done < len) {
         uint64_t addr = side_addr(sd, line, x);
@@ -234,7 +230,7 @@ static void m2mf_notify(NV50GrCall *c, M2mfState *st, uint32_t type)
     stn_le_p(b + 8, 4, 0);
     stn_le_p(b + 12, 4, 0);
     if (!nv50_gr_rw(c, &d, M2MF_NOTIFIER_OFFSET, b, sizeof(b), true,
-                    NV50_VM_CLIENT_DISPATCH, M2MF_SUBCLIENT_NOTIFY,
+                    NV50_VM_CLIENT_DISPATCH, NV50_VM_SUBCLIENT_M2M_NOTIFY,
                     NV50_GR_TRAP_M2MF)) {
         return;
     }

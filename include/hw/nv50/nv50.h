@@ -37,6 +37,12 @@
 
 typedef struct NV50State NV50State;
 
+/* What a BAR aperture's handlers need: the card and which BAR (1, 3). */
+typedef struct NV50BarAperture {
+    NV50State *s;
+    int bar;
+} NV50BarAperture;
+
 /*
  * One row of the block table: a unit's name (envytools), its BAR0 range,
  * and its handlers.  addr is the absolute BAR0 address.  Register units
@@ -250,6 +256,7 @@ struct NV50State {
     MemoryRegion bar0;          /* container of the unit blocks */
     MemoryRegion bar1;
     MemoryRegion bar3;
+    NV50BarAperture bar1_ap, bar3_ap;
     MemoryRegion rom;
     NV50BlockInst *blocks;
     size_t num_blocks;
@@ -377,10 +384,31 @@ typedef enum {
 #define NV50_VM_ENGINE_PGRAPH   0x0
 #define NV50_VM_ENGINE_PFIFO    0x5
 #define NV50_VM_ENGINE_BAR      0x6
+#define NV50_VM_CLIENT_STRMOUT  0x0
 #define NV50_VM_CLIENT_DISPATCH 0x3
 #define NV50_VM_CLIENT_PFIFO_WRITE 0x4
+#define NV50_VM_CLIENT_CCACHE   0x5
 #define NV50_VM_CLIENT_PFIFO_READ 0x8
+#define NV50_VM_CLIENT_VFETCH   0x9
+#define NV50_VM_CLIENT_TEXTURE  0xa
 #define NV50_VM_CLIENT_PROP     0xb
+/* subclients of CCACHE (vm_ccache_subclients) */
+#define NV50_VM_SUBCLIENT_CB        0x0
+#define NV50_VM_SUBCLIENT_TIC       0x1
+#define NV50_VM_SUBCLIENT_TSC       0x2
+/* subclients of PROP (vm_prop_subclients): RT0-7 are 0-7 */
+#define NV50_VM_SUBCLIENT_ZETA      0x8
+#define NV50_VM_SUBCLIENT_LOCAL     0x9
+#define NV50_VM_SUBCLIENT_GLOBAL    0xa
+#define NV50_VM_SUBCLIENT_STACK     0xb
+#define NV50_VM_SUBCLIENT_DST2D     0xc
+/* subclients of DISPATCH (vm_dispatch_subclients in nvkm) */
+#define NV50_VM_SUBCLIENT_GRCTX     0x0
+#define NV50_VM_SUBCLIENT_NOTIFY    0x1
+#define NV50_VM_SUBCLIENT_QUERY     0x2
+#define NV50_VM_SUBCLIENT_M2M_IN    0x4
+#define NV50_VM_SUBCLIENT_M2M_OUT   0x5
+#define NV50_VM_SUBCLIENT_M2M_NOTIFY 0x6
 
 typedef struct NV50Fault {
     NV50FaultReason reason;
@@ -458,7 +486,10 @@ void nv50_nvio_write(NV50State *s, hwaddr addr, uint64_t val,
 struct DisplaySurface;
 bool nv50_scanout_surface(NV50State *s, int head,
                           struct DisplaySurface *out, char **err);
-/* Write that surface as a PNG (-screendump); false with *err set. */
+/*
+ * Write that surface as a PNG (-screendump, the monitor), once the
+ * engines are idle; false with *err set.
+ */
 bool nv50_screendump(NV50State *s, int head, const char *path, char **err);
 struct DisplayConsole;
 void nv50_scanout_init(NV50State *s);
