@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/half.h"
 #include "ui/console.h"
 
 #include <math.h>
@@ -71,22 +72,6 @@ static uint8_t unorm8(float v)
     return (uint8_t)lrintf(v * 255.0f);
 }
 
-static float half_to_float(uint16_t h)
-{
-    int e = (h >> 10) & 0x1f;
-    int m = h & 0x3ff;
-    float v;
-
-    if (e == 0) {
-        v = ldexpf((float)m, -24);
-    } else if (e == 31) {
-        v = m ? NAN : INFINITY;
-    } else {
-        v = ldexpf((float)(m | 0x400), e - 25);
-    }
-    return (h & 0x8000) ? -v : v;
-}
-
 void display_surface_get_rgba(const DisplaySurface *s, uint32_t x, uint32_t y,
                               uint8_t rgba[4])
 {
@@ -115,7 +100,7 @@ void display_surface_get_rgba(const DisplaySurface *s, uint32_t x, uint32_t y,
     }
     case DISPLAY_FORMAT_RGBA_F16:
         for (int c = 0; c < 4; c++) {
-            rgba[c] = unorm8(half_to_float(p[2 * c] | p[2 * c + 1] << 8));
+            rgba[c] = unorm8(gemu_half_to_float(p[2 * c] | p[2 * c + 1] << 8));
         }
         break;
     case DISPLAY_FORMAT_R_F32: {

@@ -15,6 +15,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/half.h"
 #include "gemu/log.h"
 #include "priv.h"
 
@@ -295,7 +296,7 @@ static uint32_t attr_convert(unsigned fmt, const uint8_t *p)
     case SGX_ATTR_S16N:
         return bits(fmaxf((int16_t)u16 / 32767.0f, -1.0f));
     case SGX_ATTR_F16:
-        return bits(usse_f16_to_f32(u16));
+        return bits(gemu_half_to_float(u16));
     default:                /* F32 and UNTYPED: the dword as it is */
         return u32;
     }
@@ -400,7 +401,7 @@ static void store_input(uint32_t *pa, uint32_t d, const float *v)
             if (!(k & 1)) {
                 pa[dst + k / 2] = 0;
             }
-            pa[dst + k / 2] |= (uint32_t)usse_f32_to_f16(v[k])
+            pa[dst + k / 2] |= (uint32_t)gemu_float_to_half(v[k])
                                << (16 * (k & 1));
             break;
         default: {
@@ -429,7 +430,7 @@ static void load_output(DrawCtx *c, UsseRun *run, unsigned inst,
             rgba[k] = f32(usse_run_reg(run, inst, bank, r + k));
             break;
         case SGX_REG_F16:
-            rgba[k] = usse_f16_to_f32(usse_run_reg(run, inst, bank,
+            rgba[k] = gemu_half_to_float(usse_run_reg(run, inst, bank,
                                                    r + k / 2)
                                       >> (16 * (k & 1)));
             break;

@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/half.h"
 #include "hw/sgx543/pipeline.h"
 #include "hw/sgx543/texture.h"
 #include "target/usse/exec.h"
@@ -371,7 +372,7 @@ void sgx_color_load(SgxColorFormat f, const uint8_t *p, float rgba[4])
     }
     case SGX_COLOR_F16F16F16F16:
         for (int c = 0; c < 4; c++) {
-            rgba[c] = usse_f16_to_f32(p[2 * c] | p[2 * c + 1] << 8);
+            rgba[c] = gemu_half_to_float(p[2 * c] | p[2 * c + 1] << 8);
         }
         break;
     case SGX_COLOR_F32_R:
@@ -402,7 +403,7 @@ void sgx_color_store(SgxColorFormat f, uint8_t *p, const float rgba[4])
     }
     case SGX_COLOR_F16F16F16F16:
         for (int c = 0; c < 4; c++) {
-            uint16_t h = usse_f32_to_f16(rgba[c]);
+            uint16_t h = gemu_float_to_half(rgba[c]);
             p[2 * c] = h;
             p[2 * c + 1] = h >> 8;
         }

@@ -48,6 +48,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/half.h"
 #include "gemu/log.h"
 #include "hw/sgx543/texture.h"
 #include "target/usse/exec.h"
@@ -587,7 +588,7 @@ static float field_value(unsigned kind, uint64_t v, unsigned bits)
         return fmaxf((float)s / (float)((1ull << (bits - 1)) - 1), -1.0f);
     }
     case K_F16:
-        return usse_f16_to_f32(v);
+        return gemu_half_to_float(v);
     case K_UFLOAT: {
         /* no sign, 5-bit exponent biased by 15, bits - 5 of mantissa */
         unsigned mb = bits - 5, e = v >> mb;

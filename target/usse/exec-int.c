@@ -7,6 +7,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/half.h"
 #include "gemu/log.h"
 #include "target/usse/exec-priv.h"
 
@@ -53,12 +54,12 @@ static bool test_src(UsseCtx *c, const UsseRef *r, unsigned alu, unsigned ch,
 
 static float fval(uint32_t raw, bool f16)
 {
-    return f16 ? usse_f16_to_f32(raw) : usse_f(raw);
+    return f16 ? gemu_half_to_float(raw) : usse_f(raw);
 }
 
 static uint32_t fraw(float v, bool f16)
 {
-    return f16 ? usse_f32_to_f16(v) : usse_u(v);
+    return f16 ? gemu_float_to_half(v) : usse_u(v);
 }
 
 static bool test_alu(UsseCtx *c, unsigned it, unsigned ch, TestVal *out)

@@ -8,54 +8,8 @@
  */
 #include "gemu/osdep.h"
 #include "gemu/log.h"
+#include "gemu/half.h"
 #include "target/usse/exec-priv.h"
-
-/* ---- half floats ---- */
-
-float usse_f16_to_f32(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h >> 15) << 31;
-    uint32_t e = (h >> 10) & 0x1f, m = h & 0x3ff;
-
-    if (e == 0x1f) {
-        return usse_f(sign | 0x7f800000 | m << 13);
-    }
-    if (e == 0) {
-        float v = ldexpf((float)m, -24);
-        return sign ? -v : v;
-    }
-    return usse_f(sign | (e + 112) << 23 | m << 13);
-}
-
-uint16_t usse_f32_to_f16(float f)
-{
-    uint32_t w = usse_u(f);
-    uint16_t sign = (w >> 16) & 0x8000;
-    uint32_t e = (w >> 23) & 0xff, m = w & 0x7fffff;
-    float a = fabsf(f);
-
-    if (e == 0xff) {
-        return sign | 0x7c00 | (m ? 0x200 | (m >> 13) : 0);
-    }
-    if (a >= 65520.0f) {
-        return sign | 0x7c00;
-    }
-    if (a < 6.103515625e-05f) {
-        /* subnormal half: units of 2^-24, round to nearest even */
-        return sign | (uint16_t)nearbyintf(a * 16777216.0f);
-    }
-    /* normal: round the 23-bit mantissa to 10 bits, nearest even */
-    uint32_t hm = m >> 13, rest = m & 0x1fff;
-    uint32_t he = e - 112;
-    if (rest > 0x1000 || (rest == 0x1000 && (hm & 1))) {
-        hm++;
-        if (hm == 0x400) {
-            hm = 0;
-            he++;
-        }
-    }
-    return sign | he << 10 | hm;
-}
 
 /* ---- constant ROM ---- */
 
@@ -526,7 +480,7 @@ double usse_fmt_value(unsigned fmt, uint32_t raw, bool scale)
     case USSE_FMT_F32:
         return usse_f(raw);
     case USSE_FMT_F16:
-        return usse_f16_to_f32(raw);
+        return gemu_half_to_float(raw);
     case USSE_FMT_C10: {
         /* signed 10-bit fixed point, 1.0 = 255 */
         int32_t v = (int32_t)(raw << 22) >> 22;
@@ -578,7 +532,7 @@ uint32_t usse_fmt_raw(unsigned fmt, double v, bool scale)
     case USSE_FMT_F32:
         return usse_u((float)v);
     case USSE_FMT_F16:
-        return usse_f32_to_f16((float)v);
+        return gemu_float_to_half((float)v);
     case USSE_FMT_C10:
         return clamp_round(v * 255.0, -512, 511) & 0x3ff;
     case USSE_FMT_U8: case USSE_FMT_I8:

@@ -174,8 +174,4 @@ bool usse_run_depth(const UsseRun *run, unsigned inst, float *depth);
 /* The constant ROM (special bank, number < 0x40): table 0/1 entry n. */
 bool usse_const_rom(unsigned n, unsigned table, uint32_t *value);
 
-/* IEEE half <-> single (round to nearest even). */
-float usse_f16_to_f32(uint16_t h);
-uint16_t usse_f32_to_f16(float f);
-
 #endif

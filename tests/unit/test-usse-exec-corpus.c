@@ -15,6 +15,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/half.h"
 #include "block/gxp.h"
 #include "target/usse/exec.h"
 #include "test-usse-exec.h"
@@ -221,7 +222,7 @@ END_TEST
 
 static uint32_t h2(float a, float b)
 {
-    return usse_f32_to_f16(a) | (uint32_t)usse_f32_to_f16(b) << 16;
+    return gemu_float_to_half(a) | (uint32_t)gemu_float_to_half(b) << 16;
 }
 
 START_TEST(test_corpus_fragment)

@@ -7,6 +7,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/half.h"
 #include "target/usse/exec.h"
 #include "test-usse-exec.h"
 #include <check.h>
@@ -849,17 +850,17 @@ END_TEST
 
 START_TEST(test_f16_conv)
 {
-    ck_assert_uint_eq(usse_f32_to_f16(1.0f), 0x3c00);
-    ck_assert_uint_eq(usse_f32_to_f16(-2.0f), 0xc000);
-    ck_assert_uint_eq(usse_f32_to_f16(65504.0f), 0x7bff);
-    ck_assert_uint_eq(usse_f32_to_f16(1e6f), 0x7c00);
-    ck_assert_uint_eq(usse_f32_to_f16(5.9604645e-08f), 0x0001);
+    ck_assert_uint_eq(gemu_float_to_half(1.0f), 0x3c00);
+    ck_assert_uint_eq(gemu_float_to_half(-2.0f), 0xc000);
+    ck_assert_uint_eq(gemu_float_to_half(65504.0f), 0x7bff);
+    ck_assert_uint_eq(gemu_float_to_half(1e6f), 0x7c00);
+    ck_assert_uint_eq(gemu_float_to_half(5.9604645e-08f), 0x0001);
     /* 1 + 2^-11 is a tie: to even (1.0) */
-    ck_assert_uint_eq(usse_f32_to_f16(1.00048828125f), 0x3c00);
-    ck_assert_uint_eq(usse_f32_to_f16(1.00146484375f), 0x3c02);
-    ck_assert_float_eq(usse_f16_to_f32(0x3555), 0.333251953125f);
-    ck_assert_float_eq(usse_f16_to_f32(0x0001), 5.9604644775390625e-08f);
-    ck_assert(isnan(usse_f16_to_f32(0x7e00)));
+    ck_assert_uint_eq(gemu_float_to_half(1.00048828125f), 0x3c00);
+    ck_assert_uint_eq(gemu_float_to_half(1.00146484375f), 0x3c02);
+    ck_assert_float_eq(gemu_half_to_float(0x3555), 0.333251953125f);
+    ck_assert_float_eq(gemu_half_to_float(0x0001), 5.9604644775390625e-08f);
+    ck_assert(isnan(gemu_half_to_float(0x7e00)));
 }
 END_TEST
 

@@ -20,6 +20,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/half.h"
 #include "hw/nv50/gr/2d.h"
 
 #include <math.h>
@@ -149,74 +150,13 @@ static uint32_t field_mask(unsigned bits)
     return bits >= 32 ? 0xffffffffu : (1u << bits) - 1;
 }
 
-/* IEEE half to single and back (round to nearest even). */
-static float half_to_float(uint16_t h)
-{
-    unsigned e = (h >> 10) & 0x1f;
-    unsigned m = h & 0x3ff;
-    float v;
-
-    if (e == 0) {
-        v = ldexpf((float)m, -24);
-    } else if (e == 31) {
-        v = m ? NAN : INFINITY;
-    } else {
-        v = ldexpf((float)(m | 0x400), (int)e - 25);
-    }
-    return (h & 0x8000) ? -v : v;
-}
-
-static uint16_t float_to_half(float f)
-{
-    uint32_t x;
-    uint16_t sign;
-    int e;
-    uint32_t m;
-
-    memcpy(&x, &f, 4);
-    sign = (x >> 16) & 0x8000;
-    e = (int)((x >> 23) & 0xff) - 127 + 15;
-    m = x & 0x7fffff;
-    if (((x >> 23) & 0xff) == 0xff) {
-        return sign | 0x7c00 | (m ? 0x200 : 0);
-    }
-    if (e >= 31) {
-        return sign | 0x7c00;
-    }
-    if (e <= 0) {
-        /* subnormal half (or zero) */
-        unsigned shift;
-        uint32_t r, half_bit;
-
-        if (e < -10) {
-            return sign;
-        }
-        m |= 0x800000;
-        shift = 14 - e;
-        r = m >> shift;
-        half_bit = 1u << (shift - 1);
-        if ((m & half_bit) && ((m & (half_bit - 1)) || (r & 1))) {
-            r++;
-        }
-        return sign | r;
-    }
-    {
-        uint32_t r = (uint32_t)e << 10 | m >> 13;
-
-        if ((m & 0x1000) && ((m & 0xfff) || (r & 1))) {
-            r++;                /* may carry into the exponent: fine */
-        }
-        return sign | r;
-    }
-}
-
 static float ld_float(const uint8_t *px, unsigned shift, unsigned bits)
 {
     const uint8_t *p = px + shift / 8;
     float v;
 
     if (bits == 16) {
-        return half_to_float(p[0] | p[1] << 8);
+        return gemu_half_to_float(p[0] | p[1] << 8);
     }
     {
         uint32_t x = ld32(p);
@@ -232,7 +172,7 @@ static void st_float(uint8_t *px, unsigned shift, unsigned bits, double v)
     float f = (float)v;
 
     if (bits == 16) {
-        uint16_t h = float_to_half(f);
+        uint16_t h = gemu_float_to_half(f);
 
         p[0] = h;
         p[1] = h >> 8;
