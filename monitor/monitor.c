@@ -282,6 +282,9 @@ static void monitor_cmd_run_screendump(Monitor *mon, int argc, char **argv)
                        "(see 'info display')\n", argv[2]);
         return;
     }
+    if (mon->ops->refresh) {
+        mon->ops->refresh(mon->opaque, index);
+    }
     s = display_console_surface(con);
     if (!s) {
         monitor_printf(mon, "screendump: console %d '%s' has no frame to "

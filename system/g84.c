@@ -136,6 +136,20 @@ static DisplayConsole *g84_console(void *opaque, int index)
     return index >= 0 && index < NV50_HEADS ? m->con[index] : NULL;
 }
 
+/*
+ * Before a monitor screendump: what the guest has submitted to the
+ * engines is drawn, and the head shows it now, not at its next vblank.
+ */
+static void g84_refresh(void *opaque, int index)
+{
+    G84Machine *m = opaque;
+
+    if (index >= 0 && index < NV50_HEADS && m->con[index]) {
+        nv50_engine_sync(m->card);
+        nv50_scanout_vblank(m->card, index);
+    }
+}
+
 static void g84_quit(void *opaque)
 {
     g84_stop(opaque);
@@ -296,7 +310,9 @@ int g84_machine_run(const MachineOptions *opts)
     uint64_t ram = 0, vram = 0;
     bool has_accel = false, has_vga = false, has_mem = false;
     g_autofree char *derr = NULL;
-    const MonitorOps mon_ops = { .console = g84_console, .quit = g84_quit };
+    const MonitorOps mon_ops = {
+        .console = g84_console, .refresh = g84_refresh, .quit = g84_quit,
+    };
     G84Machine m = { 0 };
     bool mon_stdio = opts->monitor && !strcmp(opts->monitor, "stdio");
     GemuClock clk;

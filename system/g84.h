@@ -20,18 +20,17 @@ bool g84_guest_prepare(char **kernel, char **initrd, GError **errp);
 /*
  * The kernel options the guest always gets: interrupts by polling (QEMU's
  * proxy cannot inject INTx under TCG), and none of the watchdogs that
- * speak up when the CPU is held for long -- fbcon's full redraws through
- * BAR1 (the takeover, every scroll) are one socket round trip per pixel
- * and hold the CPU for ~25 s, with interrupts off when printk scrolls.
- * The soft-lockup detector, the RCU stall warning and the clocksource
- * watchdog (its HPET reads come late) would each print a report, whose
- * lines scroll fbcon again: a boot that never ends.  No acceleration:
- * PFIFO and PGRAPH are not modelled yet ("-guest-append
- * nouveau.noaccel=0" overrides).
+ * speak up when the CPU is held for long.  With acceleration (the
+ * default) fbcon draws through the 2D engine; with
+ * "-guest-append nouveau.noaccel=1" every pixel of a redraw is one BAR1
+ * round trip over QEMU's socket (~25 s a full redraw, interrupts off
+ * when printk scrolls), and the soft-lockup detector, the RCU stall
+ * warning and the clocksource watchdog would each print a report whose
+ * lines scroll fbcon again: a boot that never ends.
  */
 #define G84_GUEST_CMDLINE \
     "console=ttyS0 panic=-1 irqpoll nolapic_timer nohz=off nosoftlockup " \
     "rcupdate.rcu_cpu_stall_suppress=1 tsc=reliable " \
-    "nouveau.config=NvMSI=0 nouveau.noaccel=1"
+    "nouveau.config=NvMSI=0"
 
 #endif

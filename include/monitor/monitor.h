@@ -28,6 +28,13 @@ typedef struct MonitorOps {
      */
     DisplayConsole *(*console)(void *opaque, int index);
     /*
+     * Bring console @index up to date before it is read (screendump):
+     * the machine finishes the drawing it has been asked for and shows
+     * the result now rather than at its next refresh.  NULL hook: the
+     * console is always current.
+     */
+    void (*refresh)(void *opaque, int index);
+    /*
      * The user asked the machine to end ("quit").  Called from
      * monitor_dispatch(); the machine should leave its main loop soon
      * and then call monitor_free().  NULL hook: "quit" answers an error.

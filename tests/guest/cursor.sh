@@ -61,7 +61,7 @@ cursor_boot() {
     shot="$tmp/cursor.png"
     timeout -k 10 "$limit" "$build/gemu" -screendump "$shot" -display none \
         -M g84 -guest -guest-append \
-        "nouveau.noaccel=1 gemu.tty0=$tty0text gemu.run=/bin/drm-cursor gemu.poweroff=3" \
+        "gemu.tty0=$tty0text gemu.run=/bin/drm-cursor gemu.poweroff=3" \
         -- -initrd "$tmp/initrd.cpio" </dev/null >"$log" 2>&1
     rc=$?
     if test -n "${GEMU_GUEST_LOG:-}"; then
@@ -74,6 +74,7 @@ cursor_boot() {
         ko "cursor: guest did not finish (gemu exit $rc): $(tail -n 3 "$log")"
     fi
     probe_checks cursor "$log"
+    accel_log_checks cursor "$log"
     if grep -q 'drm-cursor: cursor on CRTC' "$log"; then
         ok "cursor: the guest set a cursor through DRM_IOCTL_MODE_CURSOR"
     else

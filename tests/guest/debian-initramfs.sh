@@ -70,7 +70,7 @@ trap 'rm -rf "$tmp"' EXIT
 append="console=ttyS0 console=tty0 loglevel=7 panic=-1 noresume"
 append="$append nosoftlockup irqpoll nolapic_timer nohz=off"
 append="$append rcupdate.rcu_cpu_stall_suppress=1 tsc=reliable"
-append="$append nouveau.config=NvMSI=0 nouveau.noaccel=1"
+append="$append nouveau.config=NvMSI=0"
 
 # Debian init's own lines that end on tty0 (initramfs-tools' init and
 # scripts/local, stable for years), in lower case, letters only: OCR
@@ -186,6 +186,7 @@ boot() {
            "$(tail -n 3 "$log")"
     fi
     probe_checks debian "$log"
+    accel_log_checks debian "$log"
     fbcon_log_checks debian "$log"
     screendump_check debian "$log" "$shot" || return
     frame_text_check debian "$shot"

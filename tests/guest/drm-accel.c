@@ -75,6 +75,8 @@
                                struct drm_nouveau_channel_free)
 #define IOCTL_GROBJ     NV_IOW(DRM_NOUVEAU_GROBJ_ALLOC, \
                                struct drm_nouveau_grobj_alloc)
+#define IOCTL_NOTIFIER  NV_IOWR(DRM_NOUVEAU_NOTIFIEROBJ_ALLOC, \
+                                struct drm_nouveau_notifierobj_alloc)
 #define IOCTL_GEM_NEW   NV_IOWR(DRM_NOUVEAU_GEM_NEW, struct drm_nouveau_gem_new)
 #define IOCTL_PUSHBUF   NV_IOWR(DRM_NOUVEAU_GEM_PUSHBUF, \
                                 struct drm_nouveau_gem_pushbuf)
@@ -87,6 +89,7 @@
 #define FB_CTXDMA       0xbeef0201u
 #define TT_CTXDMA       0xbeef0202u
 #define M2MF_HANDLE     0xbeef5039u
+#define NOTIFIER_HANDLE 0xbeef0301u
 #define TWOD_HANDLE     0xbeef502du
 #define CP_HANDLE       0xbeef50c0u
 
@@ -100,6 +103,7 @@
 #define GRAPH_SERIALIZE         0x0110      /* 2D: WAIT_FOR_IDLE */
 
 /* 0x5039 (cl5039.h) */
+#define M2MF_DMA_NOTIFY         0x0180
 #define M2MF_DMA_BUFFER_IN      0x0184
 #define M2MF_DMA_BUFFER_OUT     0x0188
 #define M2MF_SRC_LAYOUT         0x0200
@@ -209,6 +213,8 @@ struct bo {
 
 static int fd = -1;
 static int channel = -1;
+/* a notifier DMA object in the channel's notifier buffer (NOTIFIER_HANDLE) */
+static uint32_t notifier;
 static int checks, failures;
 static const char *stuck;       /* the check after which the GPU hung */
 
@@ -578,7 +584,13 @@ static void test_m2mf(int have)
     bo_fill(&dst, area0, area_words, SENTINEL);
 
     mthd1(SUBC_M2MF, SET_OBJECT, M2MF_HANDLE);
-    begin(SUBC_M2MF, M2MF_DMA_BUFFER_IN, 2);
+    /*
+     * M2MF writes a notifier after every transfer, whether anyone waits
+     * for it or not (envytools graph/intro.rst): it needs a notify DMA
+     * (nouveau_bo5039.c binds the kernel's NvNotify0 the same way)
+     */
+    begin(SUBC_M2MF, M2MF_DMA_NOTIFY, 3);
+    out(notifier);
     out(FB_CTXDMA);
     out(FB_CTXDMA);
     /* one line of 64 KiB (Mesa's nv50_m2mf_copy_linear) */
@@ -1100,6 +1112,20 @@ int main(void)
        channel, ca.pushbuf_domains & NOUVEAU_GEM_DOMAIN_VRAM ? "VRAM " : "",
        ca.pushbuf_domains & NOUVEAU_GEM_DOMAIN_GART ? "GART" : "",
        ca.notifier_handle);
+    {
+        /* a DMA object over 32 bytes of the channel's notifier buffer */
+        struct drm_nouveau_notifierobj_alloc na = {
+            .channel = channel, .handle = NOTIFIER_HANDLE, .size = 32,
+        };
+
+        r = xioctl(IOCTL_NOTIFIER, &na);
+        if (r) {
+            fail("channel", "DRM_NOUVEAU_NOTIFIEROBJ_ALLOC: %s",
+                 strerror(-r));
+        } else {
+            notifier = NOTIFIER_HANDLE;
+        }
+    }
 
     have_m2mf = grobj(M2MF_HANDLE, 0x5039);
     have_2d = grobj(TWOD_HANDLE, 0x502d);

@@ -44,6 +44,7 @@ boot() {
         ko "$1: guest did not finish (gemu exit $rc): $(tail -n 3 "$log")"
     fi
     probe_checks "$1" "$log"
+    accel_log_checks "$1" "$log"
     if test -n "$dump"; then
         screendump_check "$1" "$log" "$shot"
         fbcon_checks "$1"
@@ -69,7 +70,7 @@ fbcon_checks() {
     fi
 }
 
-# The noaccel boot again, driven from gemu's monitor on stdin the way a
+# The accelerated boot again, driven from gemu's monitor on stdin the way a
 # user would: once the guest has written its console, "info display"
 # must describe the mode, "screendump" must give the golden frame, and
 # "quit" must end QEMU and gemu (exit 0) long before the guest's own
@@ -120,15 +121,15 @@ if ! test -x "$build/gemu"; then
 elif ! command -v qemu-system-x86_64 >/dev/null; then
     ko "qemu-system-x86_64 missing (apt-get install qemu-system-x86)"
 else
-    boot noaccel "nouveau.noaccel=1 gemu.tty0=$tty0text" png
+    boot accel "gemu.tty0=$tty0text" png
     # and gemu on one CPU with QEMU's vCPU thread
-    boot modeset2 "nouveau.modeset=2 nouveau.noaccel=1" "" "-pin-cpu auto"
+    boot modeset2 "nouveau.modeset=2" "" "-pin-cpu auto"
     if grep -q -- '-pin-cpu:' "$log"; then
         ko "modeset2: $(grep -a -- '-pin-cpu:' "$log")"
     else
         ok "modeset2: -pin-cpu auto put gemu beside QEMU's vCPU thread"
     fi
-    monitor_boot "nouveau.noaccel=1 gemu.tty0=$tty0text"
+    monitor_boot "gemu.tty0=$tty0text"
 fi
 echo "guest: $pass passed, $fail failed"
 test "$fail" -eq 0

@@ -13,6 +13,10 @@
 #                       the DRM device, no nouveau line with a complaint
 #   fbcon_log_checks NAME LOG   fbcon on nouveau's framebuffer, no EVO
 #                       notifier or base channel timeout
+#   accel_log_checks NAME LOG   nouveau with acceleration: TTM copies with
+#                       M2MF, and nothing of what nouveau prints when the
+#                       GPU misbehaves (GPU lockup, failed to idle channel,
+#                       PFIFO and PGRAPH errors, timeouts)
 #
 #   tty0text            the line the guest writes to /dev/tty0 (gemu.tty0=,
 #                       _ for spaces) in the frame tests/images/g84-fbcon.png
@@ -75,6 +79,28 @@ probe_checks() {
         ko "$1: nouveau complains:"
         echo "$bad" | head -n 10 | sed 's/^/    /'
     fi
+}
+
+accel_log_checks() {
+    if grep -qF 'MM: using M2MF for buffer copies' "$2"; then
+        ok "$1: 'MM: using M2MF for buffer copies'"
+    else
+        ko "$1: TTM does not copy with M2MF:" \
+           "$(grep -a 'MM: using' "$2" | head -n 1)"
+    fi
+    for what in 'GPU lockup' 'failed to idle channel' \
+                'fifo: .*[Ee][Rr][Rr][Oo][Rr]' 'fifo: intr' 'DMA_PUSHER' \
+                'CACHE_ERROR' ' gr: ' 'TRAP' \
+                '[Tt][Ii][Mm][Ee][Oo][Uu][Tt]'; do
+        bad=$(grep -a -e "$what" "$2")
+        if test -z "$bad"; then
+            ok "$1: no '$what' in the log"
+        else
+            ko "$1: the log has '$what' ($(echo "$bad" | wc -l)" \
+               "lines), the first:"
+            echo "$bad" | head -n 3 | sed 's/^/    /'
+        fi
+    done
 }
 
 fbcon_log_checks() {
