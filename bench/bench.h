@@ -28,5 +28,6 @@ extern double bench_scale;
 void bench_tesla(const char *filter);
 void bench_usse(const char *filter);
 void bench_g84(const char *filter);
+void bench_g84_engine(const char *filter);
 
 #endif

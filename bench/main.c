@@ -57,6 +57,7 @@ int main(int argc, char **argv)
         }
     }
     bench_tesla(filter);
+    bench_g84_engine(filter);       /* g84-compute beside tesla-alu */
     bench_usse(filter);
     bench_g84(filter);
     return bench_failures ? 1 : 0;
