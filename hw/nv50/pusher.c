@@ -152,6 +152,20 @@ static bool chan_load(NV50State *s, int chid, NV50Chan *ch)
     ch->ramht.bits = ((w80 >> 27) & 0x1f) + 9;
     ch->ib_order = (w54 >> 16) & 0x1f;
     ch->ib_mode = ch->ib_order != 0;
+    if (!ch->ib_mode) {
+        /*
+         * UNVERIFIED: a DMA-mode channel starts at the GET RAMFC 0x10
+         * holds (early nouveau wrote the pushbuffer's base to 0x08 and
+         * 0x10); PUT moves only with USER+0x40.
+         */
+        ch->get = ch->put = nv50_vram_rd32(s, ch->ramfc + 0x10);
+        g_mutex_lock(&s->eng_lock);
+        ch->dma_get = ch->get;
+        if (!ch->dma_put) {
+            ch->dma_put = ch->get;
+        }
+        g_mutex_unlock(&s->eng_lock);
+    }
     ch->ib_base = nv50_vram_rd32(s, ch->ramfc + 0x50) |
                   (uint64_t)(w54 & 0xff) << 32;
     ch->gr = NULL;
@@ -283,9 +297,8 @@ static RunResult puller_object(NV50State *s, int chid, NV50Chan *ch,
                     "software: EMPTY_SUBCHANNEL" : "not modelled");
         return RUN_STOP;
     }
-    if (!ch->gr) {
-        ch->gr = nv50_pgraph_ctx(s, chid, ch->inst, ch->pd);
-    }
+    /* not cached: a PGRAPH reset frees the contexts under the channel */
+    ch->gr = nv50_pgraph_ctx(s, chid, ch->inst, ch->pd);
     nv50_pgraph_bind(s, ch->gr, subc, ch->inst +
                      ((uint64_t)NV50_RAMHT_OFS16(ctx) << 4));
     return RUN_OK;
@@ -294,8 +307,9 @@ static RunResult puller_object(NV50State *s, int chid, NV50Chan *ch,
 static RunResult puller_engine(NV50State *s, int chid, NV50Chan *ch,
                                unsigned subc, uint32_t mthd, uint32_t data)
 {
+    ch->gr = nv50_pgraph_ctx(s, chid, ch->inst, ch->pd);    /* as above */
     if (ch->engines[subc] != NV50_ENGINE_GR) {
-        cache_error(s, chid, subc, mthd, data, "subchannel %s", !ch->gr ||
+        cache_error(s, chid, subc, mthd, data, "subchannel %s",
                     !ch->gr->subc[subc].obj ? "has no object"
                     : "is bound to a software object");
         return RUN_STOP;

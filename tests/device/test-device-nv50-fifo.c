@@ -289,6 +289,66 @@ START_TEST(teardown_and_unload)
 }
 END_TEST
 
+/*
+ * A DMA-mode channel (no IB: RAMFC 0x54 gives 0 entries; GET from RAMFC
+ * 0x10), kicked through USER+0x40 DMA_PUT: jumps, a call and its
+ * return, PUT behind a jump (the ring wrapped), and a call inside a
+ * subroutine (CALL_SUBR_ACTIVE).  (The old jump form reaches only the
+ * first 512 MiB of VA, where the rig maps nothing.)
+ */
+START_TEST(dma_mode_jumps)
+{
+    NV50HostChanConfig cfg = gr.ch.cfg;
+    g_autofree char *err = NULL;
+    uint32_t ring, user = 0xc00000 + 3 * 0x2000;
+    uint64_t vram;
+    NV50HostChan c;
+
+    cfg.chid = 3;
+    cfg.inst = 0x400000;
+    cfg.vram_base = 0x5000000;
+    ck_assert_msg(nv50_hostchan_init(&c, rig.s, &cfg, &err), "%s", err);
+    ring = (uint32_t)cfg.va_base + 0x1000;
+    vram = nv50_hostchan_va_to_vram(&c, ring);
+    nv50_vram_wr32(rig.s, c.ramfc + 0x54, 0);
+    nv50_vram_wr32(rig.s, c.ramfc + 0x10, ring);
+    /* set the channel up again: it reads its RAMFC anew */
+    wr32(0x002600 + 3 * 4, 0);
+    wr32(0x002600 + 3 * 4, 0x80000000u | (uint32_t)(c.ramfc >> 8));
+#define W(off, v) nv50_vram_wr32(rig.s, vram + (off), (v))
+    W(0x000, 1 << 18 | 0x50);               /* REF 1, jump to +0x100 */
+    W(0x004, 1);
+    W(0x008, (ring + 0x100) | 1);
+    W(0x100, (ring + 0x200) | 2);           /* call +0x200 */
+    W(0x104, 1 << 18 | 0x50);               /* REF 3, jump to +0x300 */
+    W(0x108, 3);
+    W(0x10c, (ring + 0x300) | 1);
+    W(0x200, 1 << 18 | 0x50);               /* the subroutine: REF 2 */
+    W(0x204, 2);
+    W(0x208, 0x00020000);                   /* return */
+    W(0x300, 1 << 18 | 0x50);               /* REF 4, back to +0x10 */
+    W(0x304, 4);
+    W(0x308, (ring + 0x10) | 1);
+    W(0x010, 1 << 18 | 0x50);               /* REF 5 */
+    W(0x014, 5);
+    /* PUT after REF 5: behind every jump on the way */
+    wr32(user + 0x40, ring + 0x18);
+    nv50_engine_sync(rig.s);
+    ck_assert_uint_eq(rd32(user + 0x48), 5);
+    ck_assert_uint_eq(rd32(user + 0x44), ring + 0x18);
+    ck_assert_uint_eq(rd32(0x002100) & 0x1000, 0);
+    /* a call from inside a subroutine */
+    W(0x018, (ring + 0x400) | 2);
+    W(0x400, (ring + 0x500) | 2);
+#undef W
+    wr32(user + 0x40, ring + 0x1c);
+    nv50_engine_sync(rig.s);
+    ck_assert_uint_eq(rd32(0x002100) & 0x1000, 0x1000);
+    ck_assert_uint_eq(rd32(0x003228) >> 29, 1);     /* CALL_SUBR_ACTIVE */
+    ck_assert_uint_eq(rd32(0x003204), 3);
+}
+END_TEST
+
 Suite *nv50_fifo_suite(void)
 {
     Suite *s = suite_create("nv50-fifo");
@@ -307,6 +367,7 @@ Suite *nv50_fifo_suite(void)
     tcase_add_test(tc, ramht_miss_and_collisions);
     tcase_add_test(tc, bad_class);
     tcase_add_test(tc, teardown_and_unload);
+    tcase_add_test(tc, dma_mode_jumps);
     suite_add_tcase(s, tc);
     return s;
 }
