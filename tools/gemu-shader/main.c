@@ -1,8 +1,10 @@
 /*
  * gemu-shader: run one Tesla program (or, with "chip sgx543", one USSE
  * program: usse.c) with the inputs a state file gives, and print the
- * state it asks for.  docs/tools/gemu-shader.md is the
- * user's reference; state.c reads the state file.
+ * state it asks for; with --device, a compute program on the in-process
+ * G84 instead (device.c).  docs/tools/gemu-shader.md is the user's
+ * reference; state.c reads the state file, print.c prints what both
+ * ways of running share.
  *
  * Exit status: 0 the program ran to exit, 1 it trapped (the trap is the
  * first line printed), 2 bad usage or a bad state file.
@@ -10,6 +12,8 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "device.h"
+#include "print.h"
 #include "state.h"
 #include "usse.h"
 #include "target/tesla/exec.h"
@@ -36,6 +40,9 @@ static void usage(FILE *f)
         "                 (default %llu; 0: no limit)\n"
         "  --trace        print every warp instruction to stderr as it "
         "issues\n"
+        "  --device       run a compute program on the in-process G84\n"
+        "                 (channel, compute class, M2MF) instead of the\n"
+        "                 bare interpreter; no --trace, --max-insns\n"
         "  -h, --help     this text\n"
         "\n"
         "Exit status: 0 the program ran to exit, 1 it trapped,\n"
@@ -187,12 +194,6 @@ static bool build_launch(const ShaderState *s, TeslaEnv *env,
     return true;
 }
 
-static uint32_t load_word(const uint8_t *mem, uint32_t addr)
-{
-    return mem[addr] | mem[addr + 1] << 8 | mem[addr + 2] << 16 |
-           (uint32_t)mem[addr + 3] << 24;
-}
-
 static void print_out_words(const uint32_t *out, unsigned out_words,
                             const ShaderDump *d, const char *prefix)
 {
@@ -245,10 +246,7 @@ static void print_dump(const ShaderState *s, const TeslaRun *run,
         }
         break;
     case SHADER_DUMP_GLOBAL:
-        for (uint32_t a = d->start; a < d->end; a += 4) {
-            printf("g%u[0x%x] = 0x%08x\n", d->idx, a,
-                   load_word(s->g[d->idx].data, a));
-        }
+        shader_print_global(d, s->g[d->idx].data + d->start);
         break;
     }
 }
@@ -257,7 +255,7 @@ int main(int argc, char **argv)
 {
     g_autofree char *err = NULL;
     uint64_t max_insns = DEFAULT_MAX_INSNS;
-    bool trace = false;
+    bool trace = false, device = false, max_insns_given = false;
     const char *path = NULL;
     ShaderState *s;
     TeslaEnv env;
@@ -275,6 +273,8 @@ int main(int argc, char **argv)
             return EXIT_RAN;
         } else if (!strcmp(a, "--trace")) {
             trace = true;
+        } else if (!strcmp(a, "--device")) {
+            device = true;
         } else if (!strcmp(a, "--max-insns") ||
                    g_str_has_prefix(a, "--max-insns=")) {
             const char *v = strchr(a, '=') ? strchr(a, '=') + 1 : argv[++i];
@@ -295,6 +295,7 @@ int main(int argc, char **argv)
                         v);
                 return EXIT_BAD;
             }
+            max_insns_given = true;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "gemu-shader: unknown option '%s'\n", a);
             usage(stderr);
@@ -311,6 +312,13 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_BAD;
     }
+    if (device && (trace || max_insns_given)) {
+        /* the compute class runs a launch to its end, unseen */
+        fprintf(stderr, "gemu-shader: --device cannot %s\n",
+                trace ? "--trace (the card runs a launch to its end)"
+                      : "--max-insns (the compute class has no budget)");
+        return EXIT_BAD;
+    }
 
     {
         g_autofree char *text = NULL;
@@ -322,6 +330,11 @@ int main(int argc, char **argv)
             return EXIT_BAD;
         }
         if (strlen(text) == len && shader_text_is_usse(text)) {
+            if (device) {
+                fprintf(stderr, "gemu-shader: %s: --device runs Tesla "
+                        "compute programs, not chip sgx543\n", path);
+                return EXIT_BAD;
+            }
             return usse_shader_main(path, text, len, max_insns, trace);
         }
         s = shader_state_parse(path, text, len, &err);
@@ -329,6 +342,15 @@ int main(int argc, char **argv)
     if (!s) {
         fprintf(stderr, "gemu-shader: %s\n", err);
         return EXIT_BAD;
+    }
+    if (device) {
+        err = shader_device_check(s);
+        status = err ? EXIT_BAD : shader_device_run(s);
+        if (err) {
+            fprintf(stderr, "gemu-shader: %s\n", err);
+        }
+        shader_state_free(s);
+        return status;
     }
     if (!build_launch(s, &env, &launch, &bufs, &err)) {
         fprintf(stderr, "gemu-shader: %s\n", err);
@@ -358,8 +380,7 @@ int main(int argc, char **argv)
 
             warp += res->block * DIV_ROUND_UP(per_block, TESLA_WARP_SIZE);
         }
-        printf("trap: %s at 0x%08x (warp %u)\n",
-               tesla_error_name(res->error), res->pc, warp);
+        shader_print_trap(res->error, res->pc, warp);
         fflush(stdout);
         if (s->stage == TESLA_PROG_CP) {
             fprintf(stderr, "gemu-shader: trap in block %u, its warp %u%s%s\n",
