@@ -221,6 +221,35 @@ static void nv50_build_bar0(NV50State *s)
     }
 }
 
+/*
+ * The card's units, for their lifetime hooks: init at realize (in this
+ * order), reset at device reset (in this order, after PCI), fini at
+ * unrealize (in the reverse order).  The engine comes after PFIFO and
+ * PGRAPH, whose state its thread uses, and goes first.
+ */
+typedef struct NV50Unit {
+    const char *name;
+    void (*init)(NV50State *s);
+    void (*reset)(NV50State *s);
+    void (*fini)(NV50State *s);
+} NV50Unit;
+
+static const NV50Unit nv50_units[] = {
+    { "PMC",      NULL,              nv50_pmc_reset,      NULL },
+    { "PBUS",     NULL,              nv50_pbus_reset,     NULL },
+    { "PTIMER",   nv50_ptimer_init,  nv50_ptimer_reset,   nv50_ptimer_fini },
+    { "PFB",      NULL,              nv50_pfb_reset,      NULL },
+    { "VM",       NULL,              nv50_vm_reset,       NULL },
+    { "PFIFO",    nv50_pfifo_init,   nv50_pfifo_reset,    nv50_pfifo_fini },
+    { "PGRAPH",   nv50_pgraph_init,  nv50_pgraph_reset,   nv50_pgraph_fini },
+    { "engine",   nv50_engine_init,  NULL,                nv50_engine_fini },
+    { "PRMIO",    NULL,              nv50_vga_reset,      NULL },
+    { "PNVIO",    NULL,              nv50_nvio_reset,     NULL },
+    { "PDISPLAY", nv50_pdisplay_init, nv50_pdisplay_reset,
+                  nv50_pdisplay_fini },
+    { "scanout",  nv50_scanout_init, NULL,                nv50_scanout_fini },
+};
+
 static bool nv50_realize(DeviceState *dev, GError **errp)
 {
     NV50State *s = NV50(dev);
@@ -274,12 +303,11 @@ static bool nv50_realize(DeviceState *dev, GError **errp)
      */
     pci_config_set_writable(pci, 0x40, PCI_CONFIG_SIZE - 0x40);
     pci_config_commit_reset(pci);
-    nv50_ptimer_init(s);
-    nv50_pfifo_init(s);
-    nv50_pgraph_init(s);
-    nv50_engine_init(s);
-    nv50_pdisplay_init(s);
-    nv50_scanout_init(s);
+    for (size_t i = 0; i < ARRAY_SIZE(nv50_units); i++) {
+        if (nv50_units[i].init) {
+            nv50_units[i].init(s);
+        }
+    }
     nv50_pdisplay_reset(s);
     return true;
 }
@@ -289,16 +317,11 @@ static void nv50_reset(DeviceState *dev)
     NV50State *s = NV50(dev);
 
     pci_device_reset(PCI_DEVICE(s));
-    nv50_pmc_reset(s);
-    nv50_pbus_reset(s);
-    nv50_ptimer_reset(s);
-    nv50_pfb_reset(s);
-    nv50_vm_reset(s);
-    nv50_pfifo_reset(s);
-    nv50_pgraph_reset(s);
-    nv50_vga_reset(s);
-    nv50_nvio_reset(s);
-    nv50_pdisplay_reset(s);
+    for (size_t i = 0; i < ARRAY_SIZE(nv50_units); i++) {
+        if (nv50_units[i].reset) {
+            nv50_units[i].reset(s);
+        }
+    }
     g_hash_table_remove_all(s->plain_regs);
 }
 
@@ -306,12 +329,11 @@ static void nv50_unrealize(DeviceState *dev)
 {
     NV50State *s = NV50(dev);
 
-    nv50_engine_fini(s);
-    nv50_pgraph_fini(s);
-    nv50_pfifo_fini(s);
-    nv50_ptimer_fini(s);
-    nv50_pdisplay_fini(s);
-    nv50_scanout_fini(s);
+    for (size_t i = ARRAY_SIZE(nv50_units); i-- > 0;) {
+        if (nv50_units[i].fini) {
+            nv50_units[i].fini(s);
+        }
+    }
     for (size_t i = 0; i < s->num_blocks; i++) {
         memory_region_destroy(&s->blocks[i].mr);
     }
