@@ -72,14 +72,18 @@ pusher_error(NV50State *s, int chid, unsigned type, const char *fmt, ...)
 {
     NV50Chan *ch = &s->pfifo->chan[chid];
     g_autofree char *why = NULL;
+    uint32_t ib_put;
     va_list ap;
 
     va_start(ap, fmt);
     why = g_strdup_vprintf(fmt, ap);
     va_end(ap);
+    g_mutex_lock(&s->eng_lock);
+    ib_put = ch->ib_put;        /* the MMIO side's: a kick may change it */
+    g_mutex_unlock(&s->eng_lock);
     gemu_log_mask(LOG_GUEST_ERROR, "nv50: PFIFO DMA_PUSHER ch %d: %s (get "
                   "0x%010" PRIx64 " put 0x%010" PRIx64 " ib %u/%u)\n", chid,
-                  why, ch->get, ch->put, ch->ib_cur, ch->ib_put);
+                  why, ch->get, ch->put, ch->ib_cur, ib_put);
     g_mutex_lock(&s->eng_lock);
     *nv50_pfifo_reg(s, NV_PFIFO_CACHE1_DMA_GET) = (uint32_t)ch->get;
     *nv50_pfifo_reg(s, NV_PFIFO_DMA_GET_HIGH) = (ch->get >> 32) & 0xff;
@@ -249,15 +253,16 @@ static RunResult sem_acquire(NV50State *s, int chid, NV50Chan *ch,
     return RUN_STOP;
 }
 
+/* A release: the G80 form writes @value, the G84 form the long form. */
 static RunResult sem_release(NV50State *s, int chid, NV50Chan *ch,
-                             bool news)
+                             bool news, uint32_t value)
 {
     uint8_t b[16];
 
     /* the card's writes before the release are visible before it */
     __atomic_thread_fence(__ATOMIC_RELEASE);
     if (!news) {
-        stn_le_p(b, 4, ch->acq_value);
+        stn_le_p(b, 4, value);
         return sem_rw(s, chid, ch, ch->sem_offset, b, 4, true) ? RUN_OK
                                                                 : RUN_STOP;
     }
@@ -328,15 +333,14 @@ static RunResult puller_engine(NV50State *s, int chid, NV50Chan *ch,
     return RUN_OK;
 }
 
-static RunResult puller(NV50State *s, int chid, NV50Chan *ch,
-                        unsigned subc, uint32_t mthd, uint32_t data)
+/* The semaphore methods, G84 (0x10-0x1c) and G80 style (0x60-0x6c). */
+static RunResult puller_semaphore(NV50State *s, int chid, NV50Chan *ch,
+                                  unsigned subc, uint32_t mthd,
+                                  uint32_t data)
 {
-    if (mthd >= 0x100) {
-        return puller_engine(s, chid, ch, subc, mthd, data);
-    }
+    uint32_t ctx;
+
     switch (mthd) {
-    case MTHD_OBJECT:
-        return puller_object(s, chid, ch, subc, data);
     case MTHD_SEMAPHORE_ADDR_HIGH:
         ch->sem_addr = (ch->sem_addr & 0xffffffffu) |
                        (uint64_t)(data & 0xff) << 32;
@@ -354,11 +358,59 @@ static RunResult puller(NV50State *s, int chid, NV50Chan *ch,
         case SEM_TRIGGER_ACQ_GEQ:
             return sem_acquire(s, chid, ch, ACQ_GEQUAL, ch->sem_seq, true);
         case SEM_TRIGGER_RELEASE:
-            return sem_release(s, chid, ch, true);
+            return sem_release(s, chid, ch, true, 0);
         }
         cache_error(s, chid, subc, mthd, data, "semaphore operation %u",
                     data & 7);
         return RUN_STOP;
+    case MTHD_DMA_SEMAPHORE:
+        if (!ramht_find(s, ch, data, &ctx)) {
+            cache_error(s, chid, subc, mthd, data, "handle not in the "
+                        "channel's RAMHT (NO_HASH)");
+            return RUN_STOP;
+        }
+        ch->sem_dma = NV50_RAMHT_OFS16(ctx);
+        return RUN_OK;
+    case MTHD_SEMAPHORE_OFFSET:
+        if (data & 3 || data & 0xffff0000u) {
+            cache_error(s, chid, subc, mthd, data, "semaphore offset %s",
+                        data & 3 ? "unaligned" : "too large");
+            return RUN_STOP;
+        }
+        ch->sem_offset = data;
+        ch->sem_off_valid = true;
+        return RUN_OK;
+    }
+    /* SEMAPHORE_ACQUIRE, SEMAPHORE_RELEASE */
+    if (!ch->sem_off_valid) {
+        cache_error(s, chid, subc, mthd, data, "semaphore without "
+                    "SEMAPHORE_OFFSET (INVALID_STATE)");
+        return RUN_STOP;
+    }
+    if (mthd == MTHD_SEMAPHORE_ACQUIRE) {
+        return sem_acquire(s, chid, ch, ACQ_EQUAL, data, false);
+    }
+    return sem_release(s, chid, ch, false, data);
+}
+
+static RunResult puller(NV50State *s, int chid, NV50Chan *ch,
+                        unsigned subc, uint32_t mthd, uint32_t data)
+{
+    if (mthd >= 0x100) {
+        return puller_engine(s, chid, ch, subc, mthd, data);
+    }
+    switch (mthd) {
+    case MTHD_OBJECT:
+        return puller_object(s, chid, ch, subc, data);
+    case MTHD_SEMAPHORE_ADDR_HIGH:
+    case MTHD_SEMAPHORE_ADDR_LOW:
+    case MTHD_SEMAPHORE_SEQUENCE:
+    case MTHD_SEMAPHORE_TRIGGER:
+    case MTHD_DMA_SEMAPHORE:
+    case MTHD_SEMAPHORE_OFFSET:
+    case MTHD_SEMAPHORE_ACQUIRE:
+    case MTHD_SEMAPHORE_RELEASE:
+        return puller_semaphore(s, chid, ch, subc, mthd, data);
     case MTHD_NOTIFY_INTR:
         g_mutex_lock(&s->eng_lock);
         *nv50_pfifo_reg(s, NV_PFIFO_INTR) |= NV_PFIFO_INTR_NON_STALL;
@@ -373,38 +425,6 @@ static RunResult puller(NV50State *s, int chid, NV50Chan *ch,
         ch->ref = data;
         g_mutex_unlock(&s->eng_lock);
         return RUN_OK;
-    case MTHD_DMA_SEMAPHORE: {
-        uint32_t ctx;
-
-        if (!ramht_find(s, ch, data, &ctx)) {
-            cache_error(s, chid, subc, mthd, data, "handle not in the "
-                        "channel's RAMHT (NO_HASH)");
-            return RUN_STOP;
-        }
-        ch->sem_dma = NV50_RAMHT_OFS16(ctx);
-        return RUN_OK;
-    }
-    case MTHD_SEMAPHORE_OFFSET:
-        if (data & 3 || data & 0xffff0000u) {
-            cache_error(s, chid, subc, mthd, data, "semaphore offset %s",
-                        data & 3 ? "unaligned" : "too large");
-            return RUN_STOP;
-        }
-        ch->sem_offset = data;
-        ch->sem_off_valid = true;
-        return RUN_OK;
-    case MTHD_SEMAPHORE_ACQUIRE:
-    case MTHD_SEMAPHORE_RELEASE:
-        if (!ch->sem_off_valid) {
-            cache_error(s, chid, subc, mthd, data, "semaphore without "
-                        "SEMAPHORE_OFFSET (INVALID_STATE)");
-            return RUN_STOP;
-        }
-        if (mthd == MTHD_SEMAPHORE_ACQUIRE) {
-            return sem_acquire(s, chid, ch, ACQ_EQUAL, data, false);
-        }
-        ch->acq_value = data;
-        return sem_release(s, chid, ch, false);
     case MTHD_YIELD:
         return RUN_YIELD;
     }
@@ -416,11 +436,7 @@ static RunResult puller(NV50State *s, int chid, NV50Chan *ch,
 
 /* --- the pusher --- */
 
-/*
- * Decode one word.  @ok_get is where GET goes if the word completes a
- * command (the address after it).  Returns RUN_STOP on an error or a
- * park.
- */
+/* Decode one word (GET is already past it); RUN_STOP on an error or a park. */
 static RunResult push_word(NV50State *s, int chid, NV50Chan *ch,
                            uint32_t w)
 {
