@@ -1,8 +1,9 @@
 /*
  * PFIFO: the command channels.  Registers (envytools rnndb
- * fifo/g80_pfifo.xml, docs/hw/fifo/ (dma-pusher, puller); what nvkm does: fifo/nv50.c,
- * g84.c, chang84.c, channv50.c, nv04.c): the channel table 0x2600 (bit
- * 31 enabled; G84: RAMFC >> 8, G80: instance >> 12), the runlist
+ * fifo/g80_pfifo.xml, docs hw/fifo/dma-pusher.rst and puller.rst; what
+ * nvkm does: fifo/nv50.c, g84.c, chang84.c, channv50.c, nv04.c): the
+ * channel table 0x2600 (bit 31 enabled; G84: RAMFC >> 8, G80:
+ * instance >> 12), the runlist
  * (0x32f4 address >> 12, 0x32ec count, committed by 0x2500 bit 8), INTR
  * 0x2100 (W1C) / INTR_EN 0x2140 -> PMC bit 8, engine context unload
  * 0x32fc, and the state of the channel an error stopped PFIFO on
