@@ -58,10 +58,18 @@ uint64_t nv50_pfb_read(NV50State *s, hwaddr addr, unsigned size)
     case NV_PFB_MMU_TLB_FLUSH:
         return s->pfb.vm_flush & ~1u;           /* flush done at once */
     case NV_PFB_MMU_VM_FAULT:
-        return (s->pfb.trap_pending ? 0x80000000u : 0) | s->pfb.trap_sel;
-    case NV_PFB_MMU_VM_FAULT_DATA:
-        /* word (0x100c90 bits 26:24) of the trap nv50_vm_report_fault made */
-        return s->pfb.trap[(s->pfb.trap_sel >> 24) % 6];
+    case NV_PFB_MMU_VM_FAULT_DATA: {
+        uint32_t v;
+
+        /* the engine thread reports faults too: eng_lock guards the trap */
+        g_mutex_lock(&s->eng_lock);
+        /* DATA: word (0x100c90 bits 26:24) of the trap reported */
+        v = addr == NV_PFB_MMU_VM_FAULT
+            ? (s->pfb.trap_pending ? 0x80000000u : 0) | s->pfb.trap_sel
+            : s->pfb.trap[(s->pfb.trap_sel >> 24) % 6];
+        g_mutex_unlock(&s->eng_lock);
+        return v;
+    }
     default:
         nv50_unimp(s, addr, false, 0);
         return s->pfb.regs[(addr & 0xfff) / 4];
@@ -97,10 +105,12 @@ void nv50_pfb_write(NV50State *s, hwaddr addr, uint64_t val, unsigned size)
         break;
     case NV_PFB_MMU_VM_FAULT:
         /* bits 26:24 select a word; writing bit 31 acknowledges */
+        g_mutex_lock(&s->eng_lock);
         s->pfb.trap_sel = val & 0x7fffffff;
         if (val & 0x80000000u) {
             s->pfb.trap_pending = false;
         }
+        g_mutex_unlock(&s->eng_lock);
         break;
     case NV_PFB_MMU_VM_FAULT_DATA:
         break;

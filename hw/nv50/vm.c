@@ -243,8 +243,10 @@ static void bar_access(NV50State *s, int bar, uint32_t reg, hwaddr off,
     } else {
         ok = nv50_vm_rw(s, m.pd, va, b, size, is_write, &f);
         if (!ok) {
+            g_mutex_lock(&s->eng_lock);
             nv50_vm_report_fault(s, NV50_VM_ENGINE_BAR, 0, bar == 3,
                                  m.pd - G84_PD_OFFSET, &f);
+            g_mutex_unlock(&s->eng_lock);
         }
     }
     if (!ok && !is_write) {

@@ -436,7 +436,8 @@ bool nv50_vm_rw(NV50State *s, uint64_t pd, uint64_t va, void *buf,
  * Record fault @f of (@engine, @client, @subclient) on the channel whose
  * instance block is at VRAM @inst in PFB's VM trap registers
  * (0x100c90/0x100c94, the six words nvkm's nv50_fb_intr reads), if no
- * trap is pending there yet, and log it.
+ * trap is pending there yet, and log it.  Called with eng_lock held
+ * (the engine thread and BAR accesses both report faults).
  */
 void nv50_vm_report_fault(NV50State *s, unsigned engine, unsigned client,
                           unsigned subclient, uint64_t inst,
