@@ -4,6 +4,13 @@
  * different, are in the comments (fbcon uses those).  The drawing is in
  * 2d-draw.c, formats and ROPs in 2d-pixel.c.
  *
+ * The methods are data: nv502d_mthds[], indexed by method / 4, holds a
+ * row {handler, name, field, argument} for each, grouped by concern
+ * (surfaces, condition, clip, operation/ROP/pattern, solid primitives,
+ * SIFC, BLIT).  Most rows only keep the value (masked, or checked
+ * against an enum or the 2D formats); the handlers of the others follow
+ * their concern's heading below.
+ *
  * State is per channel (the class family's state, NV502dState).  Values
  * are checked when written where the method has an enum (INVALID_ENUM,
  * the value not taken) and when a draw uses them otherwise.
@@ -77,8 +84,70 @@ static void unimp(uint32_t mthd, const char *name)
                   "nv50: G80_2D: %s (0x%03x) not implemented\n", name, mthd);
 }
 
-static void bind_dma(NV50GrCall *c, uint32_t data, NV50CtxDma *d, bool *ok)
+/* --- the method table ---------------------------------------------------- */
+
+typedef struct NV502dMthd NV502dMthd;
+
+/* A method's handler: @m its row, @mthd the method (in @m's range). */
+typedef void NV502dMthdFn(NV50GrCall *c, NV502dState *st,
+                          const NV502dMthd *m, uint32_t mthd, uint32_t data);
+
+struct NV502dMthd {
+    NV502dMthdFn *fn;           /* NULL: G80_2D has no such method */
+    const char *name;           /* g80_2d.xml's, for messages */
+    uint16_t first;             /* the method of the row's index 0 */
+    uint16_t field;             /* the uint32_t of NV502dState it sets */
+    uint32_t arg;               /* the handler's: a mask, a maximum... */
+};
+
+G_STATIC_ASSERT(sizeof(NV502dState) <= UINT16_MAX);     /* .field */
+
+/* The state word @m sets for @mthd: word i of an array for index i. */
+static uint32_t *field(NV502dState *st, const NV502dMthd *m, uint32_t mthd)
 {
+    return (uint32_t *)((uint8_t *)st + m->field + (mthd - m->first));
+}
+
+/* Kept, masked with arg. */
+static void mthd_store(NV50GrCall *c, NV502dState *st, const NV502dMthd *m,
+                       uint32_t mthd, uint32_t data)
+{
+    *field(st, m, mthd) = data & m->arg;
+}
+
+/* Kept and logged unimplemented: no effect is modelled. */
+static void mthd_unimp(NV50GrCall *c, NV502dState *st, const NV502dMthd *m,
+                       uint32_t mthd, uint32_t data)
+{
+    *field(st, m, mthd) = data;
+    unimp(mthd, m->name);
+}
+
+/* An enum of values 0..arg: anything else is INVALID_ENUM, not kept. */
+static void mthd_enum(NV50GrCall *c, NV502dState *st, const NV502dMthd *m,
+                      uint32_t mthd, uint32_t data)
+{
+    if (check_enum(c, m->name, data, m->arg)) {
+        *field(st, m, mthd) = data;
+    }
+}
+
+/* A surface format: one 2D has, or INVALID_ENUM and not kept. */
+static void mthd_format(NV50GrCall *c, NV502dState *st, const NV502dMthd *m,
+                        uint32_t mthd, uint32_t data)
+{
+    if (check_format(c, m->name, data)) {
+        *field(st, m, mthd) = data;
+    }
+}
+
+/* A DMA object, decoded here: field the NV50CtxDma, arg its bool ok. */
+static void mthd_dma(NV50GrCall *c, NV502dState *st, const NV502dMthd *m,
+                     uint32_t mthd, uint32_t data)
+{
+    NV50CtxDma *d = (NV50CtxDma *)((uint8_t *)st + m->field);
+    bool *ok = (bool *)((uint8_t *)st + m->arg);
+
     *ok = false;
     if (!data) {
         return;             /* unbound */
@@ -86,362 +155,299 @@ static void bind_dma(NV50GrCall *c, uint32_t data, NV50CtxDma *d, bool *ok)
     *ok = nv50_gr_ctxdma(c, data, d);
 }
 
-/* A surface method 0x200-0x224 / 0x230-0x254 (index 0-9). */
-static bool surf_method(NV50GrCall *c, NV502dSurfRegs *r, bool is_src,
-                        unsigned idx, uint32_t data)
+/*
+ * Rows, indexed by method / 4.  MTHD is one method, MTHDS @n of them
+ * (an array, stride 4); names drop the "NV502D_" of the defines.  Each
+ * macro stringifies its own @m: passed on, @m would be expanded first.
+ */
+#define ROW(m, name_, fn_, f, a) {                                          \
+        .fn = (fn_), .name = (name_) + sizeof("NV502D_") - 1,              \
+        .first = (m), .field = offsetof(NV502dState, f), .arg = (a) }
+#define MTHD(m, fn_, f, a)          [(m) / 4] = ROW(m, #m, fn_, f, a)
+#define MTHDS(m, n, fn_, f, a)                                              \
+    [(m) / 4 ... (m) / 4 + (n) - 1] = ROW(m, #m, fn_, f, a)
+#define STORE(m, f)                                                         \
+    [(m) / 4] = ROW(m, #m, mthd_store, f, UINT32_MAX)
+#define STORE_MASK(m, f, mask)                                              \
+    [(m) / 4] = ROW(m, #m, mthd_store, f, mask)
+#define CALL(m, fn_)                [(m) / 4] = ROW(m, #m, fn_, notify, 0)
+#define CALLS(m, n, fn_)                                                    \
+    [(m) / 4 ... (m) / 4 + (n) - 1] = ROW(m, #m, fn_, notify, 0)
+
+/* --- surfaces ------------------------------------------------------------ */
+
+static void mthd_src_pitch(NV50GrCall *c, NV502dState *st,
+                           const NV502dMthd *m, uint32_t mthd, uint32_t data)
 {
-    switch (idx) {
-    case 0:
-        if (check_format(c, is_src ? "SRC_FORMAT" : "DST_FORMAT", data)) {
-            r->format = data;
-        }
-        break;
-    case 1:
-        r->linear = data & 1;
-        break;
-    case 2:
-        r->block_dimensions = data;
-        break;
-    case 3:
-        r->depth = data;
-        break;
-    case 4:
-        r->layer = data;
-        break;
-    case 5:
-        if (is_src && data > 0x40000) {
-            nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR,
-                          NV50_GR_DERR_INVALID_VALUE,
-                          "G80_2D: SRC_PITCH 0x%x above 0x40000", data);
-            break;
-        }
-        r->pitch = data;
-        break;
-    case 6:
-        r->width = data;
-        break;
-    case 7:
-        r->height = data;
-        break;
-    case 8:
-        r->address_high = data & 0xff;
-        break;
-    default:
-        r->address_low = data;
-        break;
+    if (data > 0x40000) {
+        nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR, NV50_GR_DERR_INVALID_VALUE,
+                      "G80_2D: SRC_PITCH 0x%x above 0x40000", data);
+        return;
     }
-    return true;
+    st->src.pitch = data;
 }
+
+#define SURFACE_ROWS(S, s)                                                  \
+    MTHD(NV502D_##S##_FORMAT, mthd_format, s.format, 0),                    \
+    STORE_MASK(NV502D_##S##_LINEAR, s.linear, 1),                           \
+    STORE(NV502D_##S##_TILE_MODE, s.block_dimensions),                      \
+    STORE(NV502D_##S##_DEPTH, s.depth),                                     \
+    STORE(NV502D_##S##_LAYER, s.layer),                                     \
+    STORE(NV502D_##S##_WIDTH, s.width),                                     \
+    STORE(NV502D_##S##_HEIGHT, s.height),                                   \
+    STORE_MASK(NV502D_##S##_ADDRESS_HIGH, s.address_high, 0xff),            \
+    STORE(NV502D_##S##_ADDRESS_LOW, s.address_low)
+
+/* --- the condition ------------------------------------------------------- */
+
+static void mthd_cond_mode(NV50GrCall *c, NV502dState *st,
+                           const NV502dMthd *m, uint32_t mthd, uint32_t data)
+{
+    if (check_enum(c, "COND_MODE", data, 4)) {
+        st->cond_mode = data;
+        if (data > 1) {
+            /* the query comparison is not modelled: draws go on */
+            unimp(mthd, "COND_MODE RES_NON_ZERO/EQUAL/NOT_EQUAL");
+        }
+    }
+}
+
+/* --- operation, ROP and pattern ------------------------------------------ */
+
+static void mthd_rop(NV50GrCall *c, NV502dState *st, const NV502dMthd *m,
+                     uint32_t mthd, uint32_t data)
+{
+    if (data > 0xff) {
+        nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR, NV50_GR_DERR_INVALID_VALUE,
+                      "G80_2D: ROP 0x%x", data);
+        return;
+    }
+    st->rop = data;
+}
+
+/* Two 16-bit pattern cells from @data, widened to X8R8G8B8. */
+static void pattern_16(NV502dState *st, unsigned i, uint32_t data,
+                       bool is565)
+{
+    unsigned k;
+
+    for (k = 0; k < 2; k++) {
+        uint32_t v = data >> (16 * k) & 0xffff;
+        uint32_t r, g, b;
+
+        if (is565) {
+            r = (v >> 11) & 0x1f;
+            g = (v >> 5) & 0x3f;
+            b = v & 0x1f;
+            g = g << 2 | g >> 4;
+        } else {
+            r = (v >> 10) & 0x1f;
+            g = (v >> 5) & 0x1f;
+            b = v & 0x1f;
+            g = g << 3 | g >> 2;
+        }
+        r = r << 3 | r >> 2;
+        b = b << 3 | b >> 2;
+        st->pattern_color[i + k] = r << 16 | g << 8 | b;
+    }
+}
+
+static void mthd_pattern_r5g6b5(NV50GrCall *c, NV502dState *st,
+                                const NV502dMthd *m, uint32_t mthd,
+                                uint32_t data)
+{
+    pattern_16(st, (mthd - m->first) / 4 * 2, data, true);
+}
+
+static void mthd_pattern_x1r5g5b5(NV50GrCall *c, NV502dState *st,
+                                  const NV502dMthd *m, uint32_t mthd,
+                                  uint32_t data)
+{
+    pattern_16(st, (mthd - m->first) / 4 * 2, data, false);
+}
+
+/* Four cells a word. */
+static void mthd_pattern_y8(NV50GrCall *c, NV502dState *st,
+                            const NV502dMthd *m, uint32_t mthd, uint32_t data)
+{
+    unsigned i = mthd - m->first, k;
+
+    for (k = 0; k < 4; k++) {
+        uint32_t y = data >> (8 * k) & 0xff;
+
+        st->pattern_color[i + k] = y << 16 | y << 8 | y;
+    }
+}
+
+/* --- solid primitives ---------------------------------------------------- */
+
+static void mthd_draw_shape(NV50GrCall *c, NV502dState *st,
+                            const NV502dMthd *m, uint32_t mthd, uint32_t data)
+{
+    mthd_enum(c, st, m, mthd, data);
+    st->nvtx = 0;
+}
+
+static void mthd_draw_point16(NV50GrCall *c, NV502dState *st,
+                              const NV502dMthd *m, uint32_t mthd,
+                              uint32_t data)
+{
+    nv502d_solid_vertex(c, st, (int16_t)(data & 0xffff),
+                        (int16_t)(data >> 16));
+}
+
+/* DRAW_POINT32_X(i) / _Y(i) alternate: Y draws the vertex. */
+static void mthd_draw_point32(NV50GrCall *c, NV502dState *st,
+                              const NV502dMthd *m, uint32_t mthd,
+                              uint32_t data)
+{
+    if (mthd & 4) {
+        nv502d_solid_vertex(c, st, st->point32_x, data);
+    } else {
+        st->point32_x = data;
+    }
+}
+
+/* --- SIFC (pixels from CPU) ---------------------------------------------- */
+
+static void mthd_sifc_data(NV50GrCall *c, NV502dState *st,
+                           const NV502dMthd *m, uint32_t mthd, uint32_t data)
+{
+    nv502d_sifc_data(c, st, data);
+}
+
+/* --- BLIT (pixels from memory) ------------------------------------------- */
+
+static void mthd_blit_src_y_int(NV50GrCall *c, NV502dState *st,
+                                const NV502dMthd *m, uint32_t mthd,
+                                uint32_t data)
+{
+    st->blit_src_y_int = data;
+    nv502d_blit(c, st);
+}
+
+static const NV502dMthd nv502d_mthds[NV502D_MTHD_END / 4] = {
+    /* surfaces */
+    MTHD(NV502D_DMA_DST, mthd_dma, dma_dst, offsetof(NV502dState,
+                                                     dma_dst_ok)),
+    MTHD(NV502D_DMA_SRC, mthd_dma, dma_src, offsetof(NV502dState,
+                                                     dma_src_ok)),
+    SURFACE_ROWS(DST, dst),
+    STORE(NV502D_DST_PITCH, dst.pitch),
+    SURFACE_ROWS(SRC, src),
+    CALL(NV502D_SRC_PITCH, mthd_src_pitch),
+    MTHD(NV502D_UNK228, mthd_unimp, unk228, 0),
+
+    /* the condition */
+    MTHD(NV502D_DMA_COND, mthd_dma, dma_cond, offsetof(NV502dState,
+                                                       dma_cond_ok)),
+    MTHD(NV502D_UNK260, mthd_unimp, unk260, 0),
+    STORE_MASK(NV502D_COND_ADDRESS_HIGH, cond_address_high, 0xff),
+    STORE(NV502D_COND_ADDRESS_LOW, cond_address_low),
+    CALL(NV502D_COND_MODE, mthd_cond_mode),
+
+    /* clip and colour key */
+    STORE(NV502D_CLIP_X, clip_x),
+    STORE(NV502D_CLIP_Y, clip_y),
+    STORE(NV502D_CLIP_W, clip_w),
+    STORE(NV502D_CLIP_H, clip_h),
+    STORE_MASK(NV502D_CLIP_ENABLE, clip_enable, 1),
+    MTHD(NV502D_COLOR_KEY_FORMAT, mthd_enum, color_key_format, 6),
+    STORE(NV502D_COLOR_KEY, color_key),
+    /* a draw logs it unimplemented */
+    STORE_MASK(NV502D_COLOR_KEY_ENABLE, color_key_enable, 1),
+
+    /* operation, ROP and pattern */
+    CALL(NV502D_ROP, mthd_rop),
+    STORE(NV502D_BETA1, beta1),
+    STORE(NV502D_BETA4, beta4),
+    MTHD(NV502D_OPERATION, mthd_enum, operation, NV502D_OP_BLEND_PREMULT),
+    STORE_MASK(NV502D_PATTERN_OFFSET, pattern_offset, 0x3f3f),
+    MTHD(NV502D_PATTERN_SELECT, mthd_enum, pattern_select,
+         NV502D_PAT_COLOR),
+    MTHD(NV502D_PATTERN_COLOR_FORMAT, mthd_enum, pattern_color_format, 5),
+    /* 0 CGA6, 1 LE */
+    MTHD(NV502D_PATTERN_BITMAP_FORMAT, mthd_enum, pattern_bitmap_format, 1),
+    MTHDS(NV502D_PATTERN_BITMAP_COLOR(0), 2, mthd_store,
+          pattern_bitmap_color, UINT32_MAX),
+    MTHDS(NV502D_PATTERN_BITMAP(0), 2, mthd_store, pattern_bitmap,
+          UINT32_MAX),
+    MTHDS(NV502D_PATTERN_X8R8G8B8(0), 64, mthd_store, pattern_color,
+          0xffffff),
+    CALLS(NV502D_PATTERN_R5G6B5(0), 32, mthd_pattern_r5g6b5),
+    CALLS(NV502D_PATTERN_X1R5G5B5(0), 32, mthd_pattern_x1r5g5b5),
+    CALLS(NV502D_PATTERN_Y8(0), 16, mthd_pattern_y8),
+
+    /* solid primitives */
+    MTHD(NV502D_DRAW_SHAPE, mthd_draw_shape, draw_shape,
+         NV502D_SHAPE_RECTANGLES),
+    MTHD(NV502D_DRAW_COLOR_FORMAT, mthd_format, draw_color_format, 0),
+    STORE(NV502D_DRAW_COLOR, draw_color),
+    MTHD(NV502D_UNK58C, mthd_unimp, unk58c, 0),
+    CALL(NV502D_DRAW_POINT16, mthd_draw_point16),
+    CALLS(NV502D_DRAW_POINT32_X(0), 128, mthd_draw_point32),
+
+    /* SIFC: any parameter starts the image over (nv502d_method) */
+    STORE_MASK(NV502D_SIFC_BITMAP_ENABLE, sifc_bitmap_enable, 1),
+    MTHD(NV502D_SIFC_FORMAT, mthd_format, sifc_format, 0),
+    MTHD(NV502D_SIFC_BITMAP_FORMAT, mthd_enum, sifc_bitmap_format, 2),
+    STORE_MASK(NV502D_SIFC_BITMAP_LSB_FIRST, sifc_bitmap_lsb_first, 1),
+    MTHD(NV502D_SIFC_BITMAP_LINE_PACK_MODE, mthd_enum,
+         sifc_bitmap_line_pack_mode, 2),
+    MTHDS(NV502D_SIFC_BITMAP_COLOR_BIT0, 2, mthd_store, sifc_bitmap_color,
+          UINT32_MAX),
+    STORE_MASK(NV502D_SIFC_BITMAP_WRITE_BIT0_ENABLE,
+               sifc_bitmap_write_bit0_enable, 1),
+    STORE(NV502D_SIFC_WIDTH, sifc_width),
+    STORE(NV502D_SIFC_HEIGHT, sifc_height),
+    STORE(NV502D_SIFC_DX_DU_FRACT, sifc_dx_du_fract),
+    STORE(NV502D_SIFC_DX_DU_INT, sifc_dx_du_int),
+    STORE(NV502D_SIFC_DY_DV_FRACT, sifc_dy_dv_fract),
+    STORE(NV502D_SIFC_DY_DV_INT, sifc_dy_dv_int),
+    STORE(NV502D_SIFC_DST_X_FRACT, sifc_dst_x_fract),
+    STORE(NV502D_SIFC_DST_X_INT, sifc_dst_x_int),
+    STORE(NV502D_SIFC_DST_Y_FRACT, sifc_dst_y_fract),
+    STORE(NV502D_SIFC_DST_Y_INT, sifc_dst_y_int),
+    CALL(NV502D_SIFC_DATA, mthd_sifc_data),
+
+    /* BLIT */
+    MTHD(NV502D_UNK0870, mthd_unimp, unk870, 0),
+    MTHD(NV502D_UNK0880, mthd_unimp, unk880, 0),
+    STORE_MASK(NV502D_UNK0884, corral_size, 0x3f),  /* a hint */
+    STORE_MASK(NV502D_UNK0888, safe_overlap, 1),    /* gemu's always are */
+    STORE_MASK(NV502D_BLIT_CONTROL, blit_control, 0x11), /* ORIGIN, FILTER */
+    STORE(NV502D_BLIT_DST_X, blit_dst_x),
+    STORE(NV502D_BLIT_DST_Y, blit_dst_y),
+    STORE(NV502D_BLIT_DST_W, blit_dst_w),
+    STORE(NV502D_BLIT_DST_H, blit_dst_h),
+    STORE(NV502D_BLIT_DU_DX_FRACT, blit_du_dx_fract),
+    STORE(NV502D_BLIT_DU_DX_INT, blit_du_dx_int),
+    STORE(NV502D_BLIT_DV_DY_FRACT, blit_dv_dy_fract),
+    STORE(NV502D_BLIT_DV_DY_INT, blit_dv_dy_int),
+    STORE(NV502D_BLIT_SRC_X_FRACT, blit_src_x_fract),
+    STORE(NV502D_BLIT_SRC_X_INT, blit_src_x_int),
+    STORE(NV502D_BLIT_SRC_Y_FRACT, blit_src_y_fract),
+    CALL(NV502D_BLIT_SRC_Y_INT, mthd_blit_src_y_int),
+};
 
 static bool nv502d_method(NV50GrCall *c, void *opaque, uint32_t mthd,
                           uint32_t data)
 {
     NV502dState *st = opaque;
+    const NV502dMthd *m;
 
     if (nv50_gr_common_method(c, &st->notify, mthd, data)) {
         return true;
     }
     /* any SIFC parameter starts the image over */
-    if (mthd >= 0x800 && mthd < 0x860) {
+    if (mthd >= NV502D_SIFC_BITMAP_ENABLE && mthd < NV502D_SIFC_DATA) {
         nv502d_sifc_reset(st);
     }
-    switch (mthd) {
-    case 0x184:     /* DMA_DST (SET_DST_CONTEXT_DMA) */
-        bind_dma(c, data, &st->dma_dst, &st->dma_dst_ok);
-        break;
-    case 0x188:     /* DMA_SRC */
-        bind_dma(c, data, &st->dma_src, &st->dma_src_ok);
-        break;
-    case 0x18c:     /* DMA_COND (SET_SEMAPHORE_CONTEXT_DMA) */
-        bind_dma(c, data, &st->dma_cond, &st->dma_cond_ok);
-        break;
-    case 0x200 ... 0x224:
-        surf_method(c, &st->dst, false, (mthd - 0x200) / 4, data);
-        break;
-    case 0x228:
-        st->unk228 = data;
-        unimp(mthd, "UNK228");
-        break;
-    case 0x230 ... 0x254:
-        surf_method(c, &st->src, true, (mthd - 0x230) / 4, data);
-        break;
-    case 0x260:
-        st->unk260 = data;
-        unimp(mthd, "UNK260");
-        break;
-    case 0x264:
-        st->cond_address_high = data & 0xff;
-        break;
-    case 0x268:
-        st->cond_address_low = data;
-        break;
-    case 0x26c:     /* COND_MODE */
-        if (check_enum(c, "COND_MODE", data, 4)) {
-            st->cond_mode = data;
-            if (data > 1) {
-                /* the query comparison is not modelled: draws go on */
-                unimp(mthd, "COND_MODE RES_NON_ZERO/EQUAL/NOT_EQUAL");
-            }
-        }
-        break;
-    case 0x280:
-        st->clip_x = data;
-        break;
-    case 0x284:
-        st->clip_y = data;
-        break;
-    case 0x288:
-        st->clip_w = data;
-        break;
-    case 0x28c:
-        st->clip_h = data;
-        break;
-    case 0x290:
-        st->clip_enable = data & 1;
-        break;
-    case 0x294:
-        if (check_enum(c, "COLOR_KEY_FORMAT", data, 6)) {
-            st->color_key_format = data;
-        }
-        break;
-    case 0x298:
-        st->color_key = data;
-        break;
-    case 0x29c:     /* COLOR_KEY_ENABLE: a draw logs it unimplemented */
-        st->color_key_enable = data & 1;
-        break;
-    case 0x2a0:     /* ROP */
-        if (data > 0xff) {
-            nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR,
-                          NV50_GR_DERR_INVALID_VALUE,
-                          "G80_2D: ROP 0x%x", data);
-            break;
-        }
-        st->rop = data;
-        break;
-    case 0x2a4:
-        st->beta1 = data;
-        break;
-    case 0x2a8:
-        st->beta4 = data;
-        break;
-    case 0x2ac:     /* OPERATION */
-        if (check_enum(c, "OPERATION", data, NV502D_OP_BLEND_PREMULT)) {
-            st->operation = data;
-        }
-        break;
-    case 0x2b0:
-        st->pattern_offset = data & 0x3f3f;
-        break;
-    case 0x2b4:
-        if (check_enum(c, "PATTERN_SELECT", data, NV502D_PAT_COLOR)) {
-            st->pattern_select = data;
-        }
-        break;
-    case 0x2e8:     /* PATTERN_COLOR_FORMAT (MONOCHROME_PATTERN_...) */
-        if (check_enum(c, "PATTERN_COLOR_FORMAT", data, 5)) {
-            st->pattern_color_format = data;
-        }
-        break;
-    case 0x2ec:     /* PATTERN_BITMAP_FORMAT: 0 CGA6, 1 LE */
-        if (check_enum(c, "PATTERN_BITMAP_FORMAT", data, 1)) {
-            st->pattern_bitmap_format = data;
-        }
-        break;
-    case 0x2f0:
-    case 0x2f4:
-        st->pattern_bitmap_color[(mthd - 0x2f0) / 4] = data;
-        break;
-    case 0x2f8:
-    case 0x2fc:
-        st->pattern_bitmap[(mthd - 0x2f8) / 4] = data;
-        break;
-    case 0x300 ... 0x3fc:   /* PATTERN_X8R8G8B8 */
-        st->pattern_color[(mthd - 0x300) / 4] = data & 0xffffff;
-        break;
-    case 0x400 ... 0x47c:   /* PATTERN_R5G6B5: two cells a word */
-    case 0x480 ... 0x4fc: { /* PATTERN_X1R5G5B5 */
-        bool is565 = mthd < 0x480;
-        unsigned i = (mthd - (is565 ? 0x400 : 0x480)) / 4 * 2, k;
-
-        for (k = 0; k < 2; k++) {
-            uint32_t v = data >> (16 * k) & 0xffff;
-            uint32_t r, g, b;
-
-            if (is565) {
-                r = (v >> 11) & 0x1f;
-                g = (v >> 5) & 0x3f;
-                b = v & 0x1f;
-                g = g << 2 | g >> 4;
-            } else {
-                r = (v >> 10) & 0x1f;
-                g = (v >> 5) & 0x1f;
-                b = v & 0x1f;
-                g = g << 3 | g >> 2;
-            }
-            r = r << 3 | r >> 2;
-            b = b << 3 | b >> 2;
-            st->pattern_color[i + k] = r << 16 | g << 8 | b;
-        }
-        break;
-    }
-    case 0x500 ... 0x53c: { /* PATTERN_Y8: four cells a word */
-        unsigned i = (mthd - 0x500), k;
-
-        for (k = 0; k < 4; k++) {
-            uint32_t y = data >> (8 * k) & 0xff;
-
-            st->pattern_color[i + k] = y << 16 | y << 8 | y;
-        }
-        break;
-    }
-    case 0x580:     /* DRAW_SHAPE (RENDER_SOLID_PRIM_MODE) */
-        if (check_enum(c, "DRAW_SHAPE", data, NV502D_SHAPE_RECTANGLES)) {
-            st->draw_shape = data;
-        }
-        st->nvtx = 0;
-        break;
-    case 0x584:     /* DRAW_COLOR_FORMAT */
-        if (check_format(c, "DRAW_COLOR_FORMAT", data)) {
-            st->draw_color_format = data;
-        }
-        break;
-    case 0x588:     /* DRAW_COLOR (SET_RENDER_SOLID_PRIM_COLOR) */
-        st->draw_color = data;
-        break;
-    case 0x58c:
-        st->unk58c = data;
-        unimp(mthd, "UNK58C");
-        break;
-    case 0x5e0:     /* DRAW_POINT16 */
-        nv502d_solid_vertex(c, st, (int16_t)(data & 0xffff),
-                            (int16_t)(data >> 16));
-        break;
-    case 0x600 ... 0x7fc:   /* DRAW_POINT32_X/Y (RENDER_SOLID_PRIM_POINT) */
-        if (mthd & 4) {
-            nv502d_solid_vertex(c, st, st->point32_x, data);
-        } else {
-            st->point32_x = data;
-        }
-        break;
-    case 0x800:     /* SIFC_BITMAP_ENABLE (PIXELS_FROM_CPU_DATA_TYPE) */
-        st->sifc_bitmap_enable = data & 1;
-        break;
-    case 0x804:     /* SIFC_FORMAT (PIXELS_FROM_CPU_COLOR_FORMAT) */
-        if (check_format(c, "SIFC_FORMAT", data)) {
-            st->sifc_format = data;
-        }
-        break;
-    case 0x808:     /* SIFC_BITMAP_FORMAT (..._INDEX_FORMAT) */
-        if (check_enum(c, "SIFC_BITMAP_FORMAT", data, 2)) {
-            st->sifc_bitmap_format = data;
-        }
-        break;
-    case 0x80c:     /* SIFC_BITMAP_LSB_FIRST (..._MONO_FORMAT) */
-        st->sifc_bitmap_lsb_first = data & 1;
-        break;
-    case 0x810:     /* SIFC_BITMAP_LINE_PACK_MODE (..._WRAP) */
-        if (check_enum(c, "SIFC_BITMAP_LINE_PACK_MODE", data, 2)) {
-            st->sifc_bitmap_line_pack_mode = data;
-        }
-        break;
-    case 0x814:     /* SIFC_BITMAP_COLOR_BIT0 (..._COLOR0) */
-    case 0x818:
-        st->sifc_bitmap_color[(mthd - 0x814) / 4] = data;
-        break;
-    case 0x81c:     /* SIFC_BITMAP_WRITE_BIT0_ENABLE (..._MONO_OPACITY) */
-        st->sifc_bitmap_write_bit0_enable = data & 1;
-        break;
-    case 0x838:
-        st->sifc_width = data;
-        break;
-    case 0x83c:
-        st->sifc_height = data;
-        break;
-    case 0x840:
-        st->sifc_dx_du_fract = data;
-        break;
-    case 0x844:
-        st->sifc_dx_du_int = data;
-        break;
-    case 0x848:
-        st->sifc_dy_dv_fract = data;
-        break;
-    case 0x84c:
-        st->sifc_dy_dv_int = data;
-        break;
-    case 0x850:
-        st->sifc_dst_x_fract = data;
-        break;
-    case 0x854:
-        st->sifc_dst_x_int = data;
-        break;
-    case 0x858:
-        st->sifc_dst_y_fract = data;
-        break;
-    case 0x85c:
-        st->sifc_dst_y_int = data;
-        break;
-    case 0x860:     /* SIFC_DATA (PIXELS_FROM_CPU_DATA) */
-        nv502d_sifc_data(c, st, data);
-        break;
-    case 0x870:
-        st->unk870 = data;
-        unimp(mthd, "UNK0870");
-        break;
-    case 0x880:
-        st->unk880 = data;
-        unimp(mthd, "UNK0880");
-        break;
-    case 0x884:     /* SET_PIXELS_FROM_MEMORY_CORRAL_SIZE: a hint */
-        st->corral_size = data & 0x3f;
-        break;
-    case 0x888:     /* SAFE_OVERLAP: gemu's blits always are */
-        st->safe_overlap = data & 1;
-        break;
-    case 0x88c:     /* BLIT_CONTROL: ORIGIN 0, FILTER 4 */
-        st->blit_control = data & 0x11;
-        break;
-    case 0x8b0:
-        st->blit_dst_x = data;
-        break;
-    case 0x8b4:
-        st->blit_dst_y = data;
-        break;
-    case 0x8b8:
-        st->blit_dst_w = data;
-        break;
-    case 0x8bc:
-        st->blit_dst_h = data;
-        break;
-    case 0x8c0:
-        st->blit_du_dx_fract = data;
-        break;
-    case 0x8c4:
-        st->blit_du_dx_int = data;
-        break;
-    case 0x8c8:
-        st->blit_dv_dy_fract = data;
-        break;
-    case 0x8cc:
-        st->blit_dv_dy_int = data;
-        break;
-    case 0x8d0:
-        st->blit_src_x_fract = data;
-        break;
-    case 0x8d4:
-        st->blit_src_x_int = data;
-        break;
-    case 0x8d8:
-        st->blit_src_y_fract = data;
-        break;
-    case 0x8dc:     /* BLIT_SRC_Y_INT: the blit goes */
-        st->blit_src_y_int = data;
-        nv502d_blit(c, st);
-        break;
-    default:
+    if (mthd >= NV502D_MTHD_END || !nv502d_mthds[mthd / 4].fn) {
         return false;
     }
+    m = &nv502d_mthds[mthd / 4];
+    m->fn(c, st, m, mthd, data);
     nv50_gr_notify_done(c, &st->notify);
     return true;
 }

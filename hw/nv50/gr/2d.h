@@ -70,6 +70,106 @@ void nv502d_rop(uint8_t rop, const uint8_t *d, const uint8_t *s,
 /* PGRAPH's VM subclient for 2D surface accesses (nvkm: DST2D) */
 #define NV502D_VM_SUBCLIENT     0xc
 
+/*
+ * Methods (rnndb g80_2d.xml names; cl502d.h's, where different, in
+ * comments).  DST_* and SRC_* are the same ten methods 0x30 apart.
+ */
+#define NV502D_DMA_DST                      0x0184  /* SET_DST_CONTEXT_DMA */
+#define NV502D_DMA_SRC                      0x0188
+#define NV502D_DMA_COND                     0x018c  /* SET_SEMAPHORE_... */
+#define NV502D_DST_FORMAT                   0x0200
+#define NV502D_DST_LINEAR                   0x0204
+#define NV502D_DST_TILE_MODE                0x0208  /* SET_DST_BLOCK_SIZE */
+#define NV502D_DST_DEPTH                    0x020c
+#define NV502D_DST_LAYER                    0x0210
+#define NV502D_DST_PITCH                    0x0214
+#define NV502D_DST_WIDTH                    0x0218
+#define NV502D_DST_HEIGHT                   0x021c
+#define NV502D_DST_ADDRESS_HIGH             0x0220
+#define NV502D_DST_ADDRESS_LOW              0x0224
+#define NV502D_UNK228                       0x0228
+#define NV502D_SRC_FORMAT                   0x0230
+#define NV502D_SRC_LINEAR                   0x0234
+#define NV502D_SRC_TILE_MODE                0x0238
+#define NV502D_SRC_DEPTH                    0x023c
+#define NV502D_SRC_LAYER                    0x0240
+#define NV502D_SRC_PITCH                    0x0244
+#define NV502D_SRC_WIDTH                    0x0248
+#define NV502D_SRC_HEIGHT                   0x024c
+#define NV502D_SRC_ADDRESS_HIGH             0x0250
+#define NV502D_SRC_ADDRESS_LOW              0x0254
+#define NV502D_UNK260                       0x0260
+#define NV502D_COND_ADDRESS_HIGH            0x0264
+#define NV502D_COND_ADDRESS_LOW             0x0268
+#define NV502D_COND_MODE                    0x026c
+#define NV502D_CLIP_X                       0x0280
+#define NV502D_CLIP_Y                       0x0284
+#define NV502D_CLIP_W                       0x0288
+#define NV502D_CLIP_H                       0x028c
+#define NV502D_CLIP_ENABLE                  0x0290
+#define NV502D_COLOR_KEY_FORMAT             0x0294
+#define NV502D_COLOR_KEY                    0x0298
+#define NV502D_COLOR_KEY_ENABLE             0x029c
+#define NV502D_ROP                          0x02a0
+#define NV502D_BETA1                        0x02a4
+#define NV502D_BETA4                        0x02a8
+#define NV502D_OPERATION                    0x02ac
+#define NV502D_PATTERN_OFFSET               0x02b0
+#define NV502D_PATTERN_SELECT               0x02b4
+#define NV502D_PATTERN_COLOR_FORMAT         0x02e8  /* MONOCHROME_... */
+#define NV502D_PATTERN_BITMAP_FORMAT        0x02ec
+#define NV502D_PATTERN_BITMAP_COLOR(i)      (0x02f0 + 4 * (i))  /* 2 */
+#define NV502D_PATTERN_BITMAP(i)            (0x02f8 + 4 * (i))  /* 2 */
+#define NV502D_PATTERN_X8R8G8B8(i)          (0x0300 + 4 * (i))  /* 64 */
+#define NV502D_PATTERN_R5G6B5(i)            (0x0400 + 4 * (i))  /* 32 */
+#define NV502D_PATTERN_X1R5G5B5(i)          (0x0480 + 4 * (i))  /* 32 */
+#define NV502D_PATTERN_Y8(i)                (0x0500 + 4 * (i))  /* 16 */
+#define NV502D_DRAW_SHAPE                   0x0580  /* ..._SOLID_PRIM_MODE */
+#define NV502D_DRAW_COLOR_FORMAT            0x0584
+#define NV502D_DRAW_COLOR                   0x0588
+#define NV502D_UNK58C                       0x058c
+#define NV502D_DRAW_POINT16                 0x05e0
+#define NV502D_DRAW_POINT32_X(i)            (0x0600 + 8 * (i))  /* 64 */
+#define NV502D_DRAW_POINT32_Y(i)            (0x0604 + 8 * (i))
+#define NV502D_SIFC_BITMAP_ENABLE           0x0800  /* PIXELS_FROM_CPU_... */
+#define NV502D_SIFC_FORMAT                  0x0804
+#define NV502D_SIFC_BITMAP_FORMAT           0x0808  /* ..._INDEX_FORMAT */
+#define NV502D_SIFC_BITMAP_LSB_FIRST        0x080c  /* ..._MONO_FORMAT */
+#define NV502D_SIFC_BITMAP_LINE_PACK_MODE   0x0810  /* ..._WRAP */
+#define NV502D_SIFC_BITMAP_COLOR_BIT0       0x0814  /* ..._COLOR0 */
+#define NV502D_SIFC_BITMAP_COLOR_BIT1       0x0818
+#define NV502D_SIFC_BITMAP_WRITE_BIT0_ENABLE 0x081c /* ..._MONO_OPACITY */
+#define NV502D_SIFC_WIDTH                   0x0838
+#define NV502D_SIFC_HEIGHT                  0x083c
+#define NV502D_SIFC_DX_DU_FRACT             0x0840
+#define NV502D_SIFC_DX_DU_INT               0x0844
+#define NV502D_SIFC_DY_DV_FRACT             0x0848
+#define NV502D_SIFC_DY_DV_INT               0x084c
+#define NV502D_SIFC_DST_X_FRACT             0x0850
+#define NV502D_SIFC_DST_X_INT               0x0854
+#define NV502D_SIFC_DST_Y_FRACT             0x0858
+#define NV502D_SIFC_DST_Y_INT               0x085c
+#define NV502D_SIFC_DATA                    0x0860
+#define NV502D_UNK0870                      0x0870
+#define NV502D_UNK0880                      0x0880
+/* SET_PIXELS_FROM_MEMORY_CORRAL_SIZE, ..._SAFE_OVERLAP */
+#define NV502D_UNK0884                      0x0884
+#define NV502D_UNK0888                      0x0888
+#define NV502D_BLIT_CONTROL                 0x088c
+#define NV502D_BLIT_DST_X                   0x08b0
+#define NV502D_BLIT_DST_Y                   0x08b4
+#define NV502D_BLIT_DST_W                   0x08b8
+#define NV502D_BLIT_DST_H                   0x08bc
+#define NV502D_BLIT_DU_DX_FRACT             0x08c0
+#define NV502D_BLIT_DU_DX_INT               0x08c4
+#define NV502D_BLIT_DV_DY_FRACT             0x08c8
+#define NV502D_BLIT_DV_DY_INT               0x08cc
+#define NV502D_BLIT_SRC_X_FRACT             0x08d0
+#define NV502D_BLIT_SRC_X_INT               0x08d4
+#define NV502D_BLIT_SRC_Y_FRACT             0x08d8
+#define NV502D_BLIT_SRC_Y_INT               0x08dc  /* the blit goes */
+#define NV502D_MTHD_END                     0x08e0
+
 /* OPERATION (0x2ac) */
 enum {
     NV502D_OP_SRCCOPY_AND = 0,
