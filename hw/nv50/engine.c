@@ -32,8 +32,15 @@ struct NV50Engine {
     int pause_req;              /* nested pause requests */
     bool paused;                /* the thread is stopped for them */
     bool running;               /* a channel slice runs without the lock */
+    int running_chid;           /* ... of this channel */
     bool idle;                  /* no channel can make progress */
     bool deterministic;
+    /*
+     * Set (atomically) to make the work in progress give up at its next
+     * check: the pusher between words, a compute launch between warp
+     * slices.  Cleared once the engine has stopped.
+     */
+    int abort;
 };
 
 static gpointer engine_thread(gpointer opaque)
@@ -48,11 +55,13 @@ static gpointer engine_thread(gpointer opaque)
 
         if (e->pause_req) {
             e->paused = true;
+            g_atomic_int_set(&e->abort, 0);
             g_cond_broadcast(&e->cond);
             g_cond_wait(&e->cond, &s->eng_lock);
             continue;
         }
         e->paused = false;
+        g_atomic_int_set(&e->abort, 0);
         chid = nv50_pfifo_pick(s, &parked);
         if (chid < 0) {
             e->idle = true;
@@ -68,6 +77,7 @@ static gpointer engine_thread(gpointer opaque)
         }
         e->idle = false;
         e->running = true;
+        e->running_chid = chid;
         g_mutex_unlock(&s->eng_lock);
         nv50_pfifo_run(s, chid);
         g_mutex_lock(&s->eng_lock);
@@ -157,35 +167,66 @@ void nv50_engine_set_deterministic(NV50State *s, bool on)
     g_mutex_unlock(&s->eng_lock);
 }
 
-void nv50_engine_pause(NV50State *s)
+bool nv50_engine_running_locked(NV50State *s, int chid)
+{
+    NV50Engine *e = s->engine;
+
+    return e && e->running && (chid < 0 || e->running_chid == chid);
+}
+
+const int *nv50_engine_abort_flag(NV50State *s)
+{
+    return s->engine ? &s->engine->abort : NULL;
+}
+
+bool nv50_engine_aborting(NV50State *s)
+{
+    return s->engine && g_atomic_int_get(&s->engine->abort);
+}
+
+void nv50_engine_pause_locked(NV50State *s, int abort_chid)
 {
     NV50Engine *e = s->engine;
 
     if (!e || nv50_engine_on_thread(s)) {
         return;
     }
-    g_mutex_lock(&s->eng_lock);
     e->pause_req++;
+    if (abort_chid != NV50_ENGINE_NO_ABORT &&
+        nv50_engine_running_locked(s, abort_chid)) {
+        g_atomic_int_set(&e->abort, 1);
+    }
     g_cond_broadcast(&e->cond);
     while (!e->paused && !e->quit) {
         g_cond_wait(&e->cond, &s->eng_lock);
     }
-    g_mutex_unlock(&s->eng_lock);
 }
 
-void nv50_engine_resume(NV50State *s)
+void nv50_engine_resume_locked(NV50State *s)
 {
     NV50Engine *e = s->engine;
 
     if (!e || nv50_engine_on_thread(s)) {
         return;
     }
-    g_mutex_lock(&s->eng_lock);
     g_assert(e->pause_req > 0);
     if (--e->pause_req == 0) {
         e->paused = false;
         e->idle = false;        /* look again: state may have changed */
     }
     g_cond_broadcast(&e->cond);
+}
+
+void nv50_engine_pause(NV50State *s, int abort_chid)
+{
+    g_mutex_lock(&s->eng_lock);
+    nv50_engine_pause_locked(s, abort_chid);
+    g_mutex_unlock(&s->eng_lock);
+}
+
+void nv50_engine_resume(NV50State *s)
+{
+    g_mutex_lock(&s->eng_lock);
+    nv50_engine_resume_locked(s);
     g_mutex_unlock(&s->eng_lock);
 }

@@ -81,6 +81,11 @@ int nv50_pfifo_pick(NV50State *s, bool *parked)
     NV50PFifo *f = s->pfifo;
 
     *parked = false;
+    if (f->unload_pending) {
+        /* between two slices: no context is in use */
+        *nv50_pfifo_reg(s, NV_PFIFO_CTX_UNLOAD) = f->unload_val;
+        f->unload_pending = false;
+    }
     if (f->stalled_chid >= 0) {
         return -1;
     }
@@ -138,14 +143,21 @@ static void ctx_table_write(NV50State *s, int chid, uint32_t val)
     }
     if (!val || ((val & 0x80000000u) &&
                  (val & 0x7fffffff) != (old & 0x7fffffff))) {
-        g_mutex_unlock(&s->eng_lock);
-        nv50_engine_pause(s);
-        g_mutex_lock(&s->eng_lock);
+        /*
+         * The engine touches a channel's own state only while it runs a
+         * slice of it: stop that (abandoning a launch in progress), or
+         * nothing at all when it runs another channel.
+         */
+        bool busy = nv50_engine_running_locked(s, chid);
+
+        if (busy) {
+            nv50_engine_pause_locked(s, chid);
+        }
         chan_clear(s, chid);
         *r = val;
-        g_mutex_unlock(&s->eng_lock);
-        nv50_engine_resume(s);
-        g_mutex_lock(&s->eng_lock);
+        if (busy) {
+            nv50_engine_resume_locked(s);
+        }
         return;
     }
     *r = val;
@@ -182,16 +194,17 @@ static void runlist_commit(NV50State *s)
 /*
  * 0x32fc: unload the engine context of the channel whose instance is
  * the value << 12.  Contexts are gemu's own, so there is nothing to
- * save; the engine is stopped between methods for it, then the register
- * reads back the value (nvkm waits for it to be != 0xffffffff).
+ * save: the register reads 0xffffffff (busy) until the engine is next
+ * between two slices, then the value (nvkm waits up to 2 s for it to be
+ * != 0xffffffff and says "unload timeout" otherwise, as it would on a
+ * card stuck in a long launch).  The MMIO write never waits.
  */
 static void ctx_unload(NV50State *s, uint32_t val)
 {
-    g_mutex_unlock(&s->eng_lock);
-    nv50_engine_pause(s);
-    nv50_engine_resume(s);
-    g_mutex_lock(&s->eng_lock);
-    *nv50_pfifo_reg(s, NV_PFIFO_CTX_UNLOAD) = val;
+    *nv50_pfifo_reg(s, NV_PFIFO_CTX_UNLOAD) = 0xffffffffu;
+    s->pfifo->unload_pending = true;
+    s->pfifo->unload_val = val;
+    nv50_engine_kick_locked(s);
 }
 
 /* --- MMIO: PFIFO 0x002000-0x003fff --- */
@@ -204,7 +217,7 @@ void nv50_pfifo_init(NV50State *s)
 
 void nv50_pfifo_reset(NV50State *s)
 {
-    nv50_engine_pause(s);
+    nv50_engine_pause(s, NV50_ENGINE_ANY);
     g_mutex_lock(&s->eng_lock);
     for (int c = 0; c < NV50_FIFO_CHANNELS; c++) {
         chan_clear(s, c);
@@ -213,6 +226,7 @@ void nv50_pfifo_reset(NV50State *s)
     memset(s->pfifo->in_runlist, 0, sizeof(s->pfifo->in_runlist));
     s->pfifo->stalled_chid = -1;
     s->pfifo->stalled_intr = 0;
+    s->pfifo->unload_pending = false;
     nv50_pfifo_update_irq(s);
     g_mutex_unlock(&s->eng_lock);
     nv50_engine_resume(s);

@@ -126,6 +126,9 @@ typedef struct NV50PFifo {
     /* an error stopped PFIFO on this channel until it is acknowledged */
     int stalled_chid;           /* -1: none */
     uint32_t stalled_intr;      /* the INTR bit that stopped it */
+    /* a context unload (0x32fc) waits for the engine to be between slices */
+    bool unload_pending;
+    uint32_t unload_val;
     int rr;                     /* round-robin position */
 } NV50PFifo;
 

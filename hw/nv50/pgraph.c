@@ -431,7 +431,7 @@ static void pgraph_reset_locked(NV50State *s)
 
 void nv50_pgraph_reset(NV50State *s)
 {
-    nv50_engine_pause(s);
+    nv50_engine_pause(s, NV50_ENGINE_ANY);
     g_mutex_lock(&s->eng_lock);
     pgraph_reset_locked(s);
     g_mutex_unlock(&s->eng_lock);

@@ -596,6 +596,10 @@ static RunResult run_segment(NV50State *s, int chid, NV50Chan *ch,
         for (uint64_t i = 0; i < n; i++) {
             RunResult r;
 
+            if (nv50_engine_aborting(s)) {
+                publish(s, ch);
+                return RUN_YIELD;   /* a reset or teardown waits */
+            }
             ch->get = base + (i + 1) * 4;
             r = push_word(s, chid, ch, (uint32_t)ldn_le_p(&words[i], 4));
             if (r != RUN_OK) {

@@ -101,6 +101,12 @@ typedef struct TeslaEnv {
     /* Instruction budget in warp-instructions; 0 = unlimited.  Exceeding
        it ends the run with TESLA_ERR_TIMEOUT. */
     uint64_t insn_budget;
+    /*
+     * The embedder's request to stop (another thread may set it): read
+     * between warp slices; non-zero makes tesla_run_exec() return
+     * TESLA_RUN_PAUSED.  NULL: never asked.
+     */
+    const int *stop;
 
     /* $physid bits 16-23 (MP and TPC index); $clock start value. */
     uint32_t mp_index, tpc_index;
@@ -164,7 +170,7 @@ typedef struct TeslaLaunch {
 typedef enum TeslaRunStatus {
     TESLA_RUN_DONE,         /* every thread reached exit */
     TESLA_RUN_TRAP,         /* stopped on an error: see tesla_run_result */
-    TESLA_RUN_PAUSED,       /* the trace hook asked to stop */
+    TESLA_RUN_PAUSED,       /* the trace hook or env.stop asked to stop */
 } TeslaRunStatus;
 
 typedef struct TeslaResult {

@@ -412,6 +412,11 @@ static bool unit_run(TeslaRun *run)
     for (;;) {
         bool progress = false, all_done = true;
 
+        if (run->env.stop && __atomic_load_n(run->env.stop,
+                                             __ATOMIC_RELAXED)) {
+            run->result.status = TESLA_RUN_PAUSED;
+            return false;
+        }
         for (unsigned k = 0; k < n; k++) {
             unsigned i = (run->sched_next + k) % n;
             TeslaWarp *w = run->warps[i];
@@ -424,7 +429,8 @@ static bool unit_run(TeslaRun *run)
             if (w->waiting && !tesla_run_barrier_passed(run, w)) {
                 continue;
             }
-            st = tesla_warp_run(w, n == 1 ? UINT64_MAX : TESLA_SLICE);
+            st = tesla_warp_run(w, n == 1 && !run->env.stop ? UINT64_MAX
+                                                             : TESLA_SLICE);
             switch (st) {
             case TWS_TRAP:
                 run->result.status = TESLA_RUN_TRAP;

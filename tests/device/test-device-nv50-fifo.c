@@ -283,6 +283,7 @@ START_TEST(teardown_and_unload)
     wr32(0x002600 + GR_CHID * 4, rd32(0x002600 + GR_CHID * 4) &
          ~0x80000000u);
     wr32(0x0032fc, (uint32_t)(GR_INST >> 12));
+    nv50_engine_sync(rig.s);        /* the unload completes between slices */
     ck_assert_uint_ne(rd32(0x0032fc), 0xffffffff);
     wr32(0x002600 + GR_CHID * 4, 0);
     ck_assert_uint_eq(user_rd32(USER_REF), 0);

@@ -420,7 +420,7 @@ static ParkInfo fz_peek(int chid)
     NV50Chan *ch;
     ParkInfo p;
 
-    nv50_engine_pause(rig.s);
+    nv50_engine_pause(rig.s, NV50_ENGINE_NO_ABORT);
     ch = &rig.s->pfifo->chan[chid];
     p.parked = ch->parked || ch->acq != ACQ_NONE;
     p.subr_active = ch->subr_active;
@@ -993,6 +993,7 @@ static void fz_event(void)
         wr32(0x002600 + GR_CHID * 4, rd32(0x002600 + GR_CHID * 4) &
              ~0x80000000u);
         wr32(0x0032fc, (uint32_t)(GR_INST >> 12));
+        nv50_engine_sync(rig.s);
         ck_assert_uint_ne(rd32(0x0032fc), 0xffffffff);
         chan_up(GR_CHID);
         fz_kick_ib();

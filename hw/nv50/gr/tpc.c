@@ -32,6 +32,7 @@
 #include "gemu/osdep.h"
 #include "gemu/log.h"
 #include "hw/nv50/nv50.h"
+#include "hw/nv50/engine.h"
 #include "tpc.h"
 
 /* Code bytes copied past the entry point. */
@@ -477,6 +478,8 @@ TeslaRunStatus nv50_tpc_launch(NV50GrCall *c, const NV50CpLaunch *l,
         env.g[i].size = 1ull << 32;
     }
     env.mem_read = mp_mem_read;
+    /* a reset or the channel's teardown abandons the launch (engine.h) */
+    env.stop = nv50_engine_abort_flag(c->s);
     env.mem_write = mp_mem_write;
     env.gprs = MIN(l->gprs, (unsigned)TESLA_MAX_GPRS);
     env.local_bytes = MIN(l->local_bytes, 0x10000u);
@@ -537,6 +540,15 @@ TeslaRunStatus nv50_tpc_launch(NV50GrCall *c, const NV50CpLaunch *l,
             tesla_run_exec(run);
             r = tesla_run_result(run);
             res->insns += r->insns;
+            if (r->status == TESLA_RUN_PAUSED) {
+                gemu_log_mask(LOG_GUEST_ERROR, "nv50: compute launch on "
+                              "channel %d abandoned (reset or teardown)\n",
+                              c->ctx->chid);
+                res->status = TESLA_RUN_PAUSED;
+                tesla_run_free(run);
+                g_free(L->code_words);
+                return TESLA_RUN_PAUSED;
+            }
             if (r->status != TESLA_RUN_DONE) {
                 set_result(res, m, r);
                 report_trap(L, m, r, res);

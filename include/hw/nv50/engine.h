@@ -24,13 +24,32 @@ void nv50_engine_fini(NV50State *s);
 void nv50_engine_kick_locked(NV50State *s);
 
 /*
- * Stop the engine between two methods and keep it stopped until
+ * Stop the engine between two channel slices and keep it stopped until
  * nv50_engine_resume(): for resets and channel teardown, which touch
- * what the engine thread owns.  Called without eng_lock; nests.  A no-op
- * on the engine thread itself.
+ * what the engine thread owns.  Work in progress on channel @abort_chid
+ * (NV50_ENGINE_ANY: on any channel; NV50_ENGINE_NO_ABORT: none) is
+ * abandoned at its next check, so the wait is bounded even when a guest
+ * launched a compute program that never ends.  Pauses nest.  A no-op on
+ * the engine thread itself.  The _locked forms are called with eng_lock
+ * held (released while waiting), the others without.
  */
-void nv50_engine_pause(NV50State *s);
+#define NV50_ENGINE_ANY         (-1)
+#define NV50_ENGINE_NO_ABORT    (-2)
+void nv50_engine_pause(NV50State *s, int abort_chid);
 void nv50_engine_resume(NV50State *s);
+void nv50_engine_pause_locked(NV50State *s, int abort_chid);
+void nv50_engine_resume_locked(NV50State *s);
+
+/* eng_lock held: is the engine running a slice of @chid (< 0: any)? */
+bool nv50_engine_running_locked(NV50State *s, int chid);
+
+/*
+ * For the work in progress on the engine thread: the flag that asks it
+ * to give up (a compute launch hands it to the Tesla core as
+ * TeslaEnv.stop), and a test of it.
+ */
+const int *nv50_engine_abort_flag(NV50State *s);
+bool nv50_engine_aborting(NV50State *s);
 
 /* True on the engine thread (for assertions and re-entry checks). */
 bool nv50_engine_on_thread(NV50State *s);
