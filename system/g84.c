@@ -6,7 +6,7 @@
  * proxy needs: guest RAM in a shared memfd backend (so that the card can
  * DMA), and "-device x-pci-proxy-dev,fd=N" on one end of a socketpair.
  * gemu lives as long as QEMU does and exits with its status.  Facts about
- * QEMU 7.2's proxy: ../shared/reference/qemu-transport.md.
+ * QEMU 7.2's proxy: the shared notes qemu-transport.md (outside the repo).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -145,7 +145,8 @@ static void g84_refresh(void *opaque, int index)
     G84Machine *m = opaque;
 
     if (index >= 0 && index < NV50_HEADS && m->con[index]) {
-        nv50_engine_sync(m->card);
+        /* bounded: a guest may keep the engine busy for ever */
+        nv50_engine_sync_for(m->card, 2 * 1000 * 1000);
         nv50_scanout_vblank(m->card, index);
     }
 }

@@ -108,6 +108,7 @@ void nv50_engine_fini(NV50State *s)
     }
     g_mutex_lock(&s->eng_lock);
     e->quit = true;
+    g_atomic_int_set(&e->abort, 1);     /* a launch that never ends, too */
     g_cond_broadcast(&e->cond);
     g_mutex_unlock(&s->eng_lock);
     g_thread_join(e->thread);
@@ -121,18 +122,27 @@ bool nv50_engine_on_thread(NV50State *s)
     return s->engine && g_thread_self() == s->engine->thread;
 }
 
-/* eng_lock held: wait until nothing can make progress */
-static void engine_wait_idle_locked(NV50State *s)
+/*
+ * eng_lock held: wait until nothing can make progress, or until the
+ * monotonic time @deadline_us (0: no limit); false if it was reached.
+ */
+static bool engine_wait_idle_locked(NV50State *s, int64_t deadline_us)
 {
     NV50Engine *e = s->engine;
 
     while (!e->quit && (!e->idle || e->running || e->pause_req)) {
         if (e->pause_req) {
             /* someone else holds the engine stopped: not our wait */
-            return;
+            return true;
         }
-        g_cond_wait(&e->cond, &s->eng_lock);
+        if (!deadline_us) {
+            g_cond_wait(&e->cond, &s->eng_lock);
+        } else if (!g_cond_wait_until(&e->cond, &s->eng_lock,
+                                      deadline_us)) {
+            return false;
+        }
     }
+    return true;
 }
 
 void nv50_engine_kick_locked(NV50State *s)
@@ -146,7 +156,7 @@ void nv50_engine_kick_locked(NV50State *s)
     nv50_pfifo_unpark(s);
     g_cond_broadcast(&e->cond);
     if (e->deterministic && !nv50_engine_on_thread(s)) {
-        engine_wait_idle_locked(s);
+        engine_wait_idle_locked(s, 0);
     }
 }
 
@@ -156,8 +166,21 @@ void nv50_engine_sync(NV50State *s)
         return;
     }
     g_mutex_lock(&s->eng_lock);
-    engine_wait_idle_locked(s);
+    engine_wait_idle_locked(s, 0);
     g_mutex_unlock(&s->eng_lock);
+}
+
+bool nv50_engine_sync_for(NV50State *s, int64_t timeout_us)
+{
+    bool idle;
+
+    if (!s->engine || nv50_engine_on_thread(s)) {
+        return true;
+    }
+    g_mutex_lock(&s->eng_lock);
+    idle = engine_wait_idle_locked(s, g_get_monotonic_time() + timeout_us);
+    g_mutex_unlock(&s->eng_lock);
+    return idle;
 }
 
 void nv50_engine_set_deterministic(NV50State *s, bool on)

@@ -1335,6 +1335,9 @@ bool nv50_scanout_surface(NV50State *s, int head, DisplaySurface *out,
     return true;
 }
 
+/* How long a screendump waits for the engines to finish (host time). */
+#define NV50_SCREENDUMP_WAIT_US (2 * 1000 * 1000)
+
 bool nv50_screendump(NV50State *s, int head, const char *path, char **err)
 {
     DisplaySurface surf;
@@ -1342,9 +1345,14 @@ bool nv50_screendump(NV50State *s, int head, const char *path, char **err)
     /*
      * What the guest has asked the engines to draw is drawn first: a
      * screendump shows the frame as of the work submitted, not a state
-     * halfway through a pushbuffer (the engine runs beside the guest).
+     * halfway through a pushbuffer (the engine runs beside the guest) --
+     * unless the engine stays busy (a launch that never ends): then the
+     * frame as it is.
      */
-    nv50_engine_sync(s);
+    if (!nv50_engine_sync_for(s, NV50_SCREENDUMP_WAIT_US)) {
+        gemu_log_mask(LOG_GUEST_ERROR, "nv50: screendump: the engines are "
+                      "still busy; dumping the frame as it is\n");
+    }
     return nv50_scanout_surface(s, head, &surf, err) &&
            display_png_write(&surf, path, err);
 }

@@ -2,7 +2,8 @@
  * A guest cannot hang gemu through the engine: a compute program that
  * never ends keeps the engine thread busy, but the MMIO side still
  * answers, a context unload (0x32fc) reports busy instead of blocking,
- * and a PGRAPH reset or the channel's teardown abandons the launch
+ * a PGRAPH reset or the channel's teardown abandons the launch, and a
+ * screendump or freeing the card does not wait for ever
  * (docs/devel/threading.md, "Pausing the engine").
  *
  * SPDX-License-Identifier: MIT
@@ -91,6 +92,21 @@ START_TEST(teardown_abandons_launch)
 }
 END_TEST
 
+/* A screendump waits a while for the engines, then goes on; so does exit. */
+START_TEST(screendump_and_exit_do_not_hang)
+{
+    g_autofree char *err = NULL;
+    g_autofree char *log = NULL;
+
+    launch_forever();
+    /* no mode is set: it fails, but only after giving the engine a chance */
+    ck_assert(!nv50_screendump(rig.s, 0, "/dev/null", &err));
+    log = rig_log();
+    ck_assert_ptr_nonnull(strstr(log, "still busy"));
+    /* the fixture's teardown frees the card with the launch running */
+}
+END_TEST
+
 Suite *nv50_stop_suite(void)
 {
     Suite *s = suite_create("nv50-stop");
@@ -100,6 +116,7 @@ Suite *nv50_stop_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, unload_does_not_block);
     tcase_add_test(tc, teardown_abandons_launch);
+    tcase_add_test(tc, screendump_and_exit_do_not_hang);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -552,6 +552,11 @@ void nv50_pgraph_write(NV50State *s, hwaddr addr, uint64_t val,
  * parked on a semaphore, or stopped on an error.
  */
 void nv50_engine_sync(NV50State *s);
+/*
+ * The same, giving up after @timeout_us of host time (a guest may keep
+ * the engine busy for ever); false if the engine was still busy.
+ */
+bool nv50_engine_sync_for(NV50State *s, int64_t timeout_us);
 /* Deterministic mode: every kick returns only once the engine is idle. */
 void nv50_engine_set_deterministic(NV50State *s, bool on);
 
