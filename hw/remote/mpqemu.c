@@ -1,8 +1,9 @@
 /*
  * The device side of QEMU's multi-process PCI protocol (x-pci-proxy-dev):
  * message parsing, and a server that runs one PCI function behind the
- * socket QEMU was given.  Wire facts: include/hw/remote/mpqemu.h and
- * ../shared/reference/qemu-transport.md.
+ * socket QEMU was given.  Wire facts: include/hw/remote/mpqemu.h and the
+ * QEMU transport notes (shared reference qemu-transport.md, outside the
+ * repository).
  *
  * SPDX-License-Identifier: MIT
  */

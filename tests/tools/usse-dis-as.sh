@@ -5,14 +5,14 @@
 #
 #   GEMU_BUILD  the build directory (default: build)
 #   GEMU_SRC    the source tree (default: this script's ../..); the corpus
-#               is $GEMU_SRC/../shared/corpus/usse
+#               is $GEMU_SRC/tests/data/sdl2-vitagxm (tests/data/README.md)
 #
 # SPDX-License-Identifier: MIT
 . "$(dirname "$0")/lib/harness.sh"
 src=$SRC_DIR
 dis=$(cd "$build" && pwd)/gemu-dis
 as=$(cd "$build" && pwd)/gemu-as
-corpus=$src/../shared/corpus/usse
+corpus=$src/tests/data/sdl2-vitagxm
 
 # raw words: PHAS and an undecodable word (op1 27), little-endian
 printf '\000\000\000\000\000\007\104\372\022\000\000\000\000\000\000\330' \
@@ -53,7 +53,7 @@ if test -f "$corpus/color_v.gxp"; then
         check "$b round trip" 0 $?
     done
 else
-    echo "SKIP: corpus not found at $corpus"
+    bad "test data missing: $corpus/color_v.gxp"
 fi
 
 # gemu-as: hex output, plain text input

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Command-line tests of gemu-shader with "chip sgx543" (USSE): corpus
-# .gxp programs from ../shared/corpus/usse/, assembled programs, raw
+# .gxp programs from tests/data/sdl2-vitagxm/, assembled programs, raw
 # words, traps and bad state files.  Prints "usse-shader: N passed, N
 # failed" last.
 #
@@ -9,7 +9,10 @@
 #
 # SPDX-License-Identifier: MIT
 . "$(dirname "$0")/lib/harness.sh"
-corpus=$SRC_DIR/../shared/corpus/usse
+corpus=$SRC_DIR/tests/data/sdl2-vitagxm
+for f in color_v texture_v clear_f; do
+    test -f "$corpus/$f.gxp" || bad "test data missing: $corpus/$f.gxp"
+done
 bin=$(cd "$build" && pwd)/gemu-shader
 as=$(cd "$build" && pwd)/gemu-as
 

@@ -1,6 +1,6 @@
 /*
  * The Tesla catalogue (real envyas encodings and envydis text per
- * variant, ../shared/reference/tesla-asm-catalogue.tsv) for the
+ * variant, tests/data/envytools/tesla-asm-catalogue.tsv) for the
  * disassembler and assembler tests.
  *
  * SPDX-License-Identifier: MIT
@@ -28,7 +28,7 @@ static GPtrArray *cat_load(void)
 {
     const char *src = getenv("GEMU_SRC");
     g_autofree char *path = g_build_filename(src ? src : GEMU_SRC_PATH,
-                                             "..", "shared", "reference",
+                                             "tests", "data", "envytools",
                                              "tesla-asm-catalogue.tsv", NULL);
     g_autofree char *text = NULL;
     g_auto(GStrv) lines = NULL;

@@ -1,6 +1,6 @@
 /*
  * USSE interpreter on real compiler output: every vertex program of
- * ../shared/corpus/usse/ computes what its Cg source says.
+ * tests/data/sdl2-vitagxm/ computes what its Cg source says.
  *
  * For each *_v.gxp the test reads its .cg: the position is
  * float4(aPosition, A, B), multiplied by the uniform wvp when the source
@@ -24,8 +24,8 @@
 static char *corpus_path(const char *name)
 {
     const char *src = getenv("GEMU_SRC");
-    return g_build_filename(src ? src : GEMU_SRC_PATH, "..", "shared",
-                            "corpus", "usse", name, NULL);
+    return g_build_filename(src ? src : GEMU_SRC_PATH, "tests", "data",
+                            "sdl2-vitagxm", name, NULL);
 }
 
 static void load_gxp(const char *name, GxpProgram *p, char **cg)

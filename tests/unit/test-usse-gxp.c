@@ -1,6 +1,6 @@
 /*
  * GXP container reader and the real-program corpus: every .gxp in
- * ../shared/corpus/usse/ parses, every instruction of both programs
+ * tests/data/sdl2-vitagxm/ parses, every instruction of both programs
  * decodes with no unknown bits, and agrees with the corpus' field dumps
  * (sdl2__*.fields.txt, made from the Appendix A tables); truncated and
  * corrupted files give errors, never crashes.
@@ -15,8 +15,8 @@
 static char *corpus_dir(void)
 {
     const char *src = getenv("GEMU_SRC");
-    return g_build_filename(src ? src : GEMU_SRC_PATH, "..", "shared",
-                            "corpus", "usse", NULL);
+    return g_build_filename(src ? src : GEMU_SRC_PATH, "tests", "data",
+                            "sdl2-vitagxm", NULL);
 }
 
 static char *load(const char *name, gsize *len)
@@ -138,18 +138,18 @@ START_TEST(corpus_decodes)
             ck_assert_uint_eq(back, w);
             insns++;
         }
-        /* the reference field dump, if there is one */
+        /* the reference field dump: every corpus program has one */
         g_autofree char *base = g_strndup(name, strlen(name) - 4);
         g_autofree char *fname = g_strdup_printf("sdl2__%s.fields.txt", base);
         g_autofree char *fpath = g_build_filename(dir, fname, NULL);
         g_autofree char *fields = NULL;
-        if (g_file_get_contents(fpath, &fields, NULL, NULL)) {
-            g_auto(GStrv) lines = g_strsplit(fields, "\n", -1);
-            for (unsigned i = 0; lines[i]; i++) {
-                if (strstr(lines[i], "[")) {
-                    ck_assert_int_eq(check_fields_line(lines[i], &p), 0);
-                    checked++;
-                }
+        ck_assert_msg(g_file_get_contents(fpath, &fields, NULL, NULL),
+                      "corpus file missing: %s (set GEMU_SRC)", fpath);
+        g_auto(GStrv) lines = g_strsplit(fields, "\n", -1);
+        for (unsigned i = 0; lines[i]; i++) {
+            if (strstr(lines[i], "[")) {
+                ck_assert_int_eq(check_fields_line(lines[i], &p), 0);
+                checked++;
             }
         }
         /* the first instruction of every corpus program is PHAS */

@@ -6,7 +6,8 @@
  * 4 bytes padding, u64 payload size) and the payload, with file descriptors
  * as SCM_RIGHTS; the device answers some commands with RET (a u64).  The
  * layout is host-native (x86_64 here).  Facts measured on Debian's QEMU
- * 7.2 are in ../shared/reference/qemu-transport.md.
+ * 7.2 are in the QEMU transport notes (shared reference
+ * qemu-transport.md, outside the repository).
  *
  * The parser (mpqemu_parse_header, mpqemu_parse_payload) is pure so that
  * malformed input can be tested; MPQemuServer runs one PCI function
