@@ -24,6 +24,8 @@
 #include "pfifo.h"
 
 #define NV50_ENGINE_RECHECK_NS  (500 * 1000)    /* parked acquires */
+/* deterministic mode: how long a kick waits for the engine at most */
+#define NV50_ENGINE_SYNC_LIMIT_US   (10 * 1000 * 1000)
 
 struct NV50Engine {
     GThread *thread;
@@ -155,8 +157,15 @@ void nv50_engine_kick_locked(NV50State *s)
     e->idle = false;
     nv50_pfifo_unpark(s);
     g_cond_broadcast(&e->cond);
-    if (e->deterministic && !nv50_engine_on_thread(s)) {
-        engine_wait_idle_locked(s, 0);
+    if (e->deterministic && !nv50_engine_on_thread(s) &&
+        !engine_wait_idle_locked(s, g_get_monotonic_time() +
+                                    NV50_ENGINE_SYNC_LIMIT_US)) {
+        /* a guest's endless launch must not stop the MMIO side for ever */
+        gemu_log_once(LOG_GUEST_ERROR, "nv50-engine", 0, "nv50: "
+                      "-engine-sync: the engine is still busy after %d s; "
+                      "this kick goes on without waiting (the run is no "
+                      "longer reproducible)\n",
+                      NV50_ENGINE_SYNC_LIMIT_US / 1000000);
     }
 }
 
