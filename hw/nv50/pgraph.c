@@ -462,6 +462,39 @@ static bool trap_status(hwaddr addr)
     return false;
 }
 
+/*
+ * The TP/MP trap words nvkm's trap handler reads and writes on a G84
+ * (nv50_gr_tp_trap, nv50_gr_mp_trap, nv50_gr_prop_trap; chipsets below
+ * 0xa0): per TP at 0x408000 + tp << 12 the TEXTURE status 0x900 and its
+ * words 0x904-0x910, MPC TRAP 0x314, PROP status 0xe08 and its words
+ * 0xe0c-0xe24; per MP at 0x200 + mp << 7 (nvkm looks at up to 4 MPs)
+ * the words 0x10, 0x14 (ERROR_CODE), 0x20, 0x24, 0x70, 0x74.
+ */
+static bool tp_trap_reg(hwaddr addr)
+{
+    hwaddr off = addr & 0xfff;
+
+    if (addr < 0x408000 || addr >= 0x408000 + (2 << 12) || (addr & 3)) {
+        return false;
+    }
+    if (off == 0x314 || (off >= 0x900 && off <= 0x910) ||
+        (off >= 0xe08 && off <= 0xe24)) {
+        return true;
+    }
+    if (off >= 0x200 && off < 0x400) {
+        switch (off & 0x7f) {
+        case 0x10:
+        case 0x14:
+        case 0x20:
+        case 0x24:
+        case 0x70:
+        case 0x74:
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool pgraph_known(hwaddr addr)
 {
     switch (addr) {
@@ -483,7 +516,7 @@ static bool pgraph_known(hwaddr addr)
     case NV_PGRAPH_CLASS:
         return true;
     }
-    return trap_status(addr);
+    return trap_status(addr) || tp_trap_reg(addr);
 }
 
 uint64_t nv50_pgraph_read(NV50State *s, hwaddr addr, unsigned size)
