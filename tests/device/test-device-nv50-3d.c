@@ -258,7 +258,7 @@ END_TEST
 /* nv50_screen_init_hwctx + nv50_constbufs_validate: CB_DATA uploads */
 START_TEST(test_3d_cb_upload)
 {
-    NV50Gr3dState *st;
+    NV50GrShared *sh;
     g_autofree char *log = NULL;
 
     fill(CB_VA, 0x40, 0);
@@ -276,10 +276,11 @@ START_TEST(test_3d_cb_upload)
     ck_assert_uint_eq(gr_rd32(CB_VA + 8), 0x11111111);
     ck_assert_uint_eq(gr_rd32(CB_VA + 12), 0x22222222);
     ck_assert_uint_eq(gr_rd32(CB_VA + 16), 0x33333333);
-    st = state();
-    ck_assert_uint_eq(st->mthd[NV50_3D_CB_ADDR >> 2], 5 << 8 | 5);
-    ck_assert_uint_eq(st->cb[5].addr, CB_VA);
-    ck_assert_uint_eq(st->cb[5].size, 0x40);
+    /* the buffer table and CB_ADDR are the channel's, shared with compute */
+    sh = &gr.ctx->shared;
+    ck_assert_uint_eq(sh->cb_addr, 5 << 8 | 5);
+    ck_assert_uint_eq(sh->cb[5].addr, CB_VA);
+    ck_assert_uint_eq(sh->cb[5].size, 0x40);
 
     /* past SIZE (0x40 bytes: word 16) and an undefined buffer: dropped */
     gr_call(SUBC_3D, NV50_3D_CB_ADDR, 16 << 8 | 5);
@@ -294,7 +295,7 @@ START_TEST(test_3d_cb_upload)
 
     /* SIZE 0 is 64 KiB (Mesa's uniform buffers) */
     gr_call(SUBC_3D, NV50_3D_CB_DEF_SET, 6 << 16 | 0);
-    ck_assert_uint_eq(st->cb[6].size, 0x10000);
+    ck_assert_uint_eq(sh->cb[6].size, 0x10000);
     gr_call(SUBC_3D, NV50_3D_CB_ADDR, 0x3fff << 8 | 6);
     gr_call(SUBC_3D, NV50_3D_CB_DATA(0), 0x66666666);
     ck_assert_uint_eq(gr_rd32(CB_VA + 0xfffc), 0x66666666);

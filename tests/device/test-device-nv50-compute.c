@@ -7,6 +7,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "nv50-gr-rig.h"
+#include "hw/nv50/gr/3d.h"
 #include "target/tesla.h"
 
 #define CP_SUBC         1
@@ -27,6 +28,7 @@
 #define M_CP_ADDRESS_HIGH       0x0210
 #define M_CP_ADDRESS_LOW        0x0214
 #define M_TSC_ADDRESS_HIGH      0x022c
+#define M_TSC_ADDRESS_LOW       0x0230
 #define M_CB_ADDR               0x0238
 #define M_CB_DATA               0x023c
 #define M_LOCAL_SIZE_LOG        0x029c
@@ -392,6 +394,47 @@ START_TEST(trap_instruction_is_trap_mp)
 }
 END_TEST
 
+/*
+ * nvkm's trap handler (nv50_gr_tp_trap, nv50_gr_mp_trap, prop_trap)
+ * reads and acknowledges the TP and MP words: known registers, nothing
+ * logged as unimplemented.
+ */
+START_TEST(trap_registers_known)
+{
+    g_autofree char *log = NULL;
+
+    gemu_loglevel |= LOG_UNIMP;
+    for (unsigned tp = 0; tp < 2; tp++) {
+        uint32_t base = 0x408000 + (tp << 12);
+
+        for (uint32_t r = 0x900; r <= 0x910; r += 4) {
+            rd32(base + r);
+        }
+        for (uint32_t r = 0xe08; r <= 0xe24; r += 4) {
+            rd32(base + r);
+        }
+        rd32(base + 0x314);
+        wr32(base + 0x314, 0xc0000000);
+        wr32(base + 0x900, 0xc0000000);
+        wr32(base + 0xe08, 0xc0000000);
+        for (unsigned mp = 0; mp < 4; mp++) {
+            static const uint32_t words[] = {
+                0x10, 0x14, 0x20, 0x24, 0x70, 0x74,
+            };
+            uint32_t a = base + 0x200 + (mp << 7);
+
+            for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
+                rd32(a + words[i]);
+            }
+            wr32(a + 0x10, 0);
+            wr32(a + 0x14, 0);
+        }
+    }
+    log = rig_log();
+    ck_assert_msg(!strstr(log, "unimplemented"), "%s", log);
+}
+END_TEST
+
 /* Block 2 (TPC 1 MP 0) writes past GLOBAL_LIMIT: GLOBAL_LIMIT_WRITE. */
 START_TEST(global_limit_is_trap_mp)
 {
@@ -595,6 +638,171 @@ START_TEST(through_the_channel)
 }
 END_TEST
 
+/*
+ * State shared with the 3D object, set up the way Mesa's nv50 driver
+ * does it (nv50_screen_init_hwctx, nv50_screen_compute_setup,
+ * nv50_program_upload_code, nv50_compute_validate_*): the 3D object
+ * sets the code segments and defines and binds the aux buffer (c15) for
+ * all three program types; compute code goes into the FP segment and
+ * CP_ADDRESS is never written; compute writes buffer info into the aux
+ * buffer it never defined, and its user buffer (PCP) to c0.
+ */
+#define SUBC_3D         7
+#define H_3D            0xbeef8297u
+#define VA_CODE_BO      (GR_VA_DATA + 0x100000)     /* Mesa screen->code */
+#define VA_FP_SEG       (VA_CODE_BO + (2 << 19))    /* FP << CODE_BO_LOG2 */
+#define VA_UNIFORMS     (GR_VA_DATA + 0x400000)     /* screen->uniforms */
+#define VA_AUX          (VA_UNIFORMS + (4 << 16))
+#define VA_PCP          (VA_UNIFORMS + (3 << 16))
+#define CB_AUX          127
+#define CB_PCP          126
+
+static void d3(uint32_t mthd, uint32_t data)
+{
+    gr_call(SUBC_3D, mthd, data);
+}
+
+static void mesa_3d_hwctx(void)
+{
+    gr_bind(SUBC_3D, gr_object(0x8297, H_3D));
+    d3(NV50_3D_DMA_CODE_CB, GR_DMA_VM);
+    d3(NV50_3D_VP_ADDRESS_HIGH, (uint32_t)(VA_CODE_BO >> 32));
+    d3(NV50_3D_VP_ADDRESS_LOW, (uint32_t)VA_CODE_BO);
+    d3(NV50_3D_FP_ADDRESS_HIGH, (uint32_t)(VA_FP_SEG >> 32));
+    d3(NV50_3D_FP_ADDRESS_LOW, (uint32_t)VA_FP_SEG);
+    d3(NV50_3D_GP_ADDRESS_HIGH, (uint32_t)((VA_CODE_BO + (1 << 19)) >> 32));
+    d3(NV50_3D_GP_ADDRESS_LOW, (uint32_t)(VA_CODE_BO + (1 << 19)));
+    d3(NV50_3D_CB_DEF_ADDRESS_HIGH, (uint32_t)(VA_AUX >> 32));
+    d3(NV50_3D_CB_DEF_ADDRESS_LOW, (uint32_t)VA_AUX);
+    d3(NV50_3D_CB_DEF_SET, CB_AUX << 16 | 0);          /* 64 KiB */
+    d3(NV50_3D_SET_PROGRAM_CB, CB_AUX << 12 | 0xf01);  /* VP c15 */
+    d3(NV50_3D_SET_PROGRAM_CB, CB_AUX << 12 | 0xf21);  /* GP c15 */
+    d3(NV50_3D_SET_PROGRAM_CB, CB_AUX << 12 | 0xf31);  /* FP c15 */
+    /* the membar word, uploaded through 3D (NV50_CB_AUX_MEMBAR_OFFSET) */
+    d3(NV50_3D_CB_ADDR, (0x6c4 >> 2) << 8 | CB_AUX);
+    d3(NV50_3D_CB_DATA(0), 0x600dcafe);
+    /* a c1 bound for vertex programs only */
+    d3(NV50_3D_SET_PROGRAM_CB, CB_AUX << 12 | 0x101);
+    d3(NV50_3D_TIC_ADDRESS_HIGH, 0);
+    d3(NV50_3D_TIC_ADDRESS_LOW, 0x200000);
+    ck_assert_uint_eq(rd32(0x400100), 0);
+}
+
+START_TEST(mesa_3d_state_seen_by_compute)
+{
+    NV50GrShared *sh = &gr.ctx->shared;
+    uint32_t at;
+
+    mesa_3d_hwctx();
+    /* nv50_screen_compute_setup: its DMAs, the PCP buffer; no CP_ADDRESS */
+    cp(M_DMA_CODE_CB, GR_DMA_VM);
+    cp(M_DMA_GLOBAL, GR_DMA_VM);
+    cp(M_CB_DEF_ADDRESS_HIGH, (uint32_t)(VA_PCP >> 32));
+    cp(M_CB_DEF_ADDRESS_LOW, (uint32_t)VA_PCP);
+    cp(M_CB_DEF_SET, CB_PCP << 16 | 0);
+    /* the compute program: uploaded at FP segment offset 0 */
+    for (at = 0; at < 0x100; at += 4) {
+        gr_wr32(VA_CODE_BO + at, 0xffffffff);   /* VP/CP_ADDRESS 0: decoys */
+    }
+    at = 0;
+    {
+        g_autoptr(GArray) w = g_array_new(false, false, sizeof(uint32_t));
+        g_autofree char *err = NULL;
+
+        ck_assert_msg(tesla_assemble(TESLA_G84, TESLA_PROG_CP,
+                                     "ld $r1 b32 c15[0x6c4]\n"
+                                     "ld $r2 b32 c15[0x3c4]\n"
+                                     "ld $r3 b32 c0[0x4]\n"
+                                     "ld $r5 b32 c1[0x6c4]\n"
+                                     "and b32 $r4 $r0 0xffff\n"
+                                     "shl b32 $r4 $r4 0x4\n"
+                                     "st b32 g0[$r4] $r1\n"
+                                     "add b32 $r4 $r4 0x4\n"
+                                     "st b32 g0[$r4] $r2\n"
+                                     "add b32 $r4 $r4 0x4\n"
+                                     "st b32 g0[$r4] $r3\n"
+                                     "add b32 $r4 $r4 0x4\n"
+                                     "st b32 g0[$r4] $r5\n"
+                                     "exit nop\n", w, &err),
+                      "%s", err ? err : "");
+        for (unsigned i = 0; i < w->len; i++) {
+            gr_wr32(VA_FP_SEG + i * 4, g_array_index(w, uint32_t, i));
+        }
+    }
+    /* nv50_compute_validate_constbufs: the user buffer to c0 */
+    cp(M_SET_PROGRAM_CB, CB_PCP << 12 | 0 << 8 | 1);
+    cp(M_CB_ADDR, 0 << 8 | CB_PCP);
+    cp(M_CB_DATA, 0x11111111);
+    cp(M_CB_DATA, 0x22222222);
+    /* nv50_compute_validate_surfaces: g0 and its size in the aux buffer */
+    global(0, VA_G0, 0x100);
+    cp(M_CB_ADDR, (0x3c4 >> 2) << 8 | CB_AUX);
+    cp(M_CB_DATA, 0x100);
+    /* nv50_launch_grid */
+    cp(M_CP_START_ID, 0);
+    cp(M_SHARED_SIZE, 0x40);
+    cp(M_CP_REG_ALLOC_TEMP, 8);
+    dims(4, 1, 1, 1, 1);
+    cp(M_GRIDID, 1);
+    cp(M_USER_PARAM(0), 1);
+    cp(M_LAUNCH, 0);
+
+    ck_assert_uint_eq(rd32(0x400100), 0);
+    ck_assert_uint_eq(gr_rd32(VA_AUX + 0x3c4), 0x100);
+    ck_assert_uint_eq(gr_rd32(VA_PCP + 4), 0x22222222);
+    for (unsigned t = 0; t < 4; t++) {
+        ck_assert_uint_eq(gr_rd32(VA_G0 + t * 16), 0x600dcafe);
+        ck_assert_uint_eq(gr_rd32(VA_G0 + t * 16 + 4), 0x100);
+        ck_assert_uint_eq(gr_rd32(VA_G0 + t * 16 + 8), 0x22222222);
+        /* c1 is bound for VP only: compute (FP type) reads 0 */
+        ck_assert_uint_eq(gr_rd32(VA_G0 + t * 16 + 12), 0);
+    }
+    /* one copy of each fact, whichever class set it */
+    ck_assert_uint_eq(sh->code[NV50_GR_PROG_FP], VA_FP_SEG);
+    ck_assert_uint_eq(sh->prog_cb[NV50_GR_PROG_FP][0],
+                      NV50_GR_BIND_VALID | CB_PCP);
+    ck_assert_uint_eq(sh->prog_cb[NV50_GR_PROG_FP][15],
+                      NV50_GR_BIND_VALID | CB_AUX);
+    ck_assert_uint_eq(sh->prog_cb[NV50_GR_PROG_VP][1],
+                      NV50_GR_BIND_VALID | CB_AUX);
+    ck_assert_uint_eq(sh->tic_addr, 0x200000);
+}
+END_TEST
+
+/* And back: what compute sets, 3D uploads through and sees. */
+START_TEST(compute_state_seen_by_3d)
+{
+    NV50GrShared *sh = &gr.ctx->shared;
+
+    gr_bind(SUBC_3D, gr_object(0x8297, H_3D));
+    cp(M_DMA_CODE_CB, GR_DMA_VM);
+    cp(M_CP_ADDRESS_HIGH, 0);
+    cp(M_CP_ADDRESS_LOW, (uint32_t)VA_FP_SEG);
+    cbuf(5, 3, VA_CB, 0x100);
+    cp(M_TSC_ADDRESS_HIGH, 0);
+    cp(M_TSC_ADDRESS_LOW, 0x210000);
+    cp(0x03c4, 7 << 9 | 2 << 1 | 1);    /* BIND_TIC: texture 2 -> TIC 7 */
+    /* 3D uploads into buffer 5 with the DMA_CODE_CB compute bound */
+    d3(NV50_3D_CB_ADDR, 1 << 8 | 5);
+    d3(NV50_3D_CB_DATA(0), 0xabcd0123);
+    ck_assert_uint_eq(rd32(0x400100), 0);
+    ck_assert_uint_eq(gr_rd32(VA_CB + 4), 0xabcd0123);
+    ck_assert_uint_eq(sh->dma_code_cb, GR_DMA_VM);
+    ck_assert_uint_eq(sh->code[NV50_GR_PROG_FP], VA_FP_SEG);
+    ck_assert_uint_eq(sh->prog_cb[NV50_GR_PROG_FP][3],
+                      NV50_GR_BIND_VALID | 5);
+    ck_assert_uint_eq(sh->tsc_addr, 0x210000);
+    ck_assert_uint_eq(sh->bind_tic[NV50_GR_PROG_FP][2],
+                      NV50_GR_BIND_VALID | 7);
+    /* 3D unbinding FP's c3 unbinds compute's */
+    d3(NV50_3D_SET_PROGRAM_CB, 3 << 8 | 0x30);
+    ck_assert_ptr_null(nv50_gr_prog_cb(sh, NV50_GR_PROG_CP, 3));
+    /* the shared methods are not kept per class as well */
+    ck_assert_uint_eq(((NV50Gr3dState *)gr.ctx->state[NV50_GR_3D])
+                      ->mthd[NV50_3D_CB_ADDR >> 2], 0);
+}
+END_TEST
+
 Suite *nv50_compute_suite(void)
 {
     Suite *s = suite_create("nv50_compute");
@@ -606,6 +814,7 @@ Suite *nv50_compute_suite(void)
     tcase_add_test(tc, barrier_shared_reduction);
     tcase_add_test(tc, const_buffers);
     tcase_add_test(tc, trap_instruction_is_trap_mp);
+    tcase_add_test(tc, trap_registers_known);
     tcase_add_test(tc, global_limit_is_trap_mp);
     tcase_add_test(tc, illegal_opcode_is_trap_mp);
     tcase_add_test(tc, query_get);
@@ -614,6 +823,12 @@ Suite *nv50_compute_suite(void)
     tcase_add_test(tc, local_memory);
     tcase_add_test(tc, local_limit_is_trap_mp);
     tcase_add_test(tc, through_the_channel);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("shared_with_3d");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, mesa_3d_state_seen_by_compute);
+    tcase_add_test(tc, compute_state_seen_by_3d);
     suite_add_tcase(s, tc);
     return s;
 }

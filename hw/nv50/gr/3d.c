@@ -13,10 +13,14 @@
  *   timestamp (64-bit): 16 bytes, or with SHORT only the first word
  *   (Mesa's fence: QUERY/ZERO/SHORT, it reads word 0).  Counters that
  *   need drawing are 0.  MODE SYNC compares word 0 with SEQUENCE.
- * - CB_DEF_ADDRESS_HIGH/LOW + CB_DEF_SET define constant buffer
- *   BUFFER (offset in DMA_CODE_CB, SIZE bytes); CB_DATA[] writes a word
- *   of buffer CB_ADDR.BUFFER at word CB_ADDR.ID to memory and counts
- *   ID on.
+ * - The state 3D shares with compute (gr.h NV50GrShared, gr/shared.c)
+ *   goes there, not to mthd[]: DMA_CODE_CB, VP/GP/FP_ADDRESS (the code
+ *   segments), CB_DEF_SET (the 128-buffer table, at this class's
+ *   CB_DEF_ADDRESS), CB_ADDR + CB_DATA[] (a word of buffer
+ *   CB_ADDR.BUFFER at word CB_ADDR.ID to memory, ID counting on),
+ *   SET_PROGRAM_CB (c[] slots per program type), and the texture state:
+ *   DMA_TIC/TSC/TEXTURE, TIC/TSC_ADDRESS and LIMIT, LINKED_TSC,
+ *   TEX_LIMITS[], BIND_TIC[]/BIND_TSC[] (kept, not sampled yet).
  * - COND_ADDRESS_HIGH/LOW, COND_MODE: stored; nv50_3d_cond_passes()
  *   evaluates them (query records in DMA_QUERY) for draws and clears.
  * - COUNTER_RESET zeroes a counter.
@@ -36,9 +40,7 @@
 #include "gemu/log.h"
 #include "3d.h"
 
-/* PFB VM trap client for constant buffer writes (nvkm vm_client) */
-#define NV50_VM_CLIENT_CCACHE   0x5
-#define NV50_VM_SUB_CCACHE_CB   0x0
+/* PFB VM trap subclients of DISPATCH (nvkm vm_client) */
 #define NV50_VM_SUB_DISPATCH_QUERY 0x2
 #define NV50_VM_SUB_DISPATCH_COND  0x3
 
@@ -348,44 +350,121 @@ bool nv50_3d_cond_passes(NV50GrCall *c, NV50Gr3dState *st)
     return true;
 }
 
-/* --- constant buffers --- */
+/* --- what 3D shares with compute (gr.h NV50GrShared) --- */
 
-static void cb_def_set(NV50Gr3dState *st, uint32_t data)
+/* SET_PROGRAM_CB.PROGRAM -> NV50_GR_PROG_* (g80_3d.xml), -1: unnamed */
+static int program_type(uint32_t data)
 {
-    NV50Gr3dCb *cb = &st->cb[(data >> 16) & 0x7f];
-
-    cb->addr = st_addr(st, NV50_3D_CB_DEF_ADDRESS_HIGH);
-    /* Mesa defines its 64 KiB buffers with SIZE 0 */
-    cb->size = (data & 0xffff) ? (data & 0xffff) : 0x10000;
-    cb->valid = true;
+    switch ((data >> 4) & 0xf) {
+    case 0x0:
+        return NV50_GR_PROG_VP;
+    case 0x2:
+        return NV50_GR_PROG_GP;
+    case 0x3:
+        return NV50_GR_PROG_FP;
+    }
+    return -1;
 }
 
-static void cb_data(NV50GrCall *c, NV50Gr3dState *st, uint32_t data)
+/*
+ * A method of the shared state: done, and true (the state lives in
+ * c->ctx->shared, not in mthd[]).
+ */
+static bool shared_method(NV50GrCall *c, NV50Gr3dState *st, uint32_t mthd,
+                          uint32_t data)
 {
-    uint32_t addr = st_get(st, NV50_3D_CB_ADDR);
-    unsigned buf = addr & 0x7f;
-    unsigned id = (addr >> 8) & 0x3fff;
-    NV50Gr3dCb *cb = &st->cb[buf];
-    NV50CtxDma d;
-    uint8_t b[4];
+    NV50GrShared *sh = &c->ctx->shared;
+    int prog;
 
-    /* ID counts on whatever happens to the word (UNVERIFIED) */
-    st->mthd[NV50_3D_CB_ADDR >> 2] = (addr & ~0x3fff00u) |
-                                     ((id + 1) & 0x3fff) << 8;
-    if (!cb->valid || id * 4u >= cb->size) {
-        /* UNVERIFIED: the hardware's reaction is unknown; dropped */
-        gemu_log_mask(LOG_GUEST_ERROR, "nv50: 3D CB_DATA: word %u of "
-                      "constant buffer %u (%s), dropped\n", id, buf,
-                      cb->valid ? "past its size" : "not defined");
-        return;
+    if (mthd >= NV50_3D_CB_DATA(0) &&
+        mthd < NV50_3D_CB_DATA(NV50_3D_CB_DATA__LEN)) {
+        nv50_gr_cb_data(c, "3D", data);
+        return true;
     }
-    if (!nv50_gr_ctxdma(c, st_get(st, NV50_3D_DMA_CODE_CB), &d)) {
-        return;
+    if (mthd >= NV50_3D_TEX_LIMITS(0) &&
+        mthd < NV50_3D_TEX_LIMITS(NV50_GR_PROGS)) {
+        sh->tex_limits[(mthd - NV50_3D_TEX_LIMITS(0)) / 4] = data;
+        return true;
     }
-    stn_le_p(b, 4, data);
-    nv50_gr_rw(c, &d, cb->addr + id * 4u, b, 4, true,
-               NV50_VM_CLIENT_CCACHE, NV50_VM_SUB_CCACHE_CB,
-               NV50_GR_TRAP_CCACHE);
+    if (mthd >= NV50_3D_BIND_TSC(0) &&
+        mthd < NV50_3D_BIND_TSC(NV50_GR_PROGS) &&
+        (mthd - NV50_3D_BIND_TSC(0)) % 8 == 0) {
+        nv50_gr_bind_tsc(c, (mthd - NV50_3D_BIND_TSC(0)) / 8, data);
+        return true;
+    }
+    if (mthd >= NV50_3D_BIND_TIC(0) &&
+        mthd < NV50_3D_BIND_TIC(NV50_GR_PROGS) &&
+        (mthd - NV50_3D_BIND_TIC(0)) % 8 == 0) {
+        nv50_gr_bind_tic(c, (mthd - NV50_3D_BIND_TIC(0)) / 8, data);
+        return true;
+    }
+    switch (mthd) {
+    case NV50_3D_DMA_CODE_CB:
+        sh->dma_code_cb = data;
+        return true;
+    case NV50_3D_DMA_TSC:
+        sh->dma_tsc = data;
+        return true;
+    case NV50_3D_DMA_TIC:
+        sh->dma_tic = data;
+        return true;
+    case NV50_3D_DMA_TEXTURE:
+        sh->dma_texture = data;
+        return true;
+    case NV50_3D_CB_ADDR:
+        sh->cb_addr = data;
+        return true;
+    case NV50_3D_VP_ADDRESS_HIGH:
+    case NV50_3D_VP_ADDRESS_LOW:
+        nv50_gr_addr_set(&sh->code[NV50_GR_PROG_VP],
+                         mthd == NV50_3D_VP_ADDRESS_HIGH, data);
+        return true;
+    case NV50_3D_GP_ADDRESS_HIGH:
+    case NV50_3D_GP_ADDRESS_LOW:
+        nv50_gr_addr_set(&sh->code[NV50_GR_PROG_GP],
+                         mthd == NV50_3D_GP_ADDRESS_HIGH, data);
+        return true;
+    case NV50_3D_FP_ADDRESS_HIGH:
+    case NV50_3D_FP_ADDRESS_LOW:
+        nv50_gr_addr_set(&sh->code[NV50_GR_PROG_FP],
+                         mthd == NV50_3D_FP_ADDRESS_HIGH, data);
+        return true;
+    case NV50_3D_CB_DEF_SET:
+        nv50_gr_cb_def_set(c, st_addr(st, NV50_3D_CB_DEF_ADDRESS_HIGH), data);
+        return true;
+    case NV50_3D_SET_PROGRAM_CB:
+        prog = program_type(data);
+        if (prog < 0) {
+            /* UNVERIFIED: rnndb names no program type 1 */
+            gemu_log_once(LOG_UNIMP, "nv50-3d-progcb", 0, "nv50: 3D "
+                          "SET_PROGRAM_CB 0x%08x: program type %u is not "
+                          "VERTEX, GEOMETRY or FRAGMENT, ignored\n", data,
+                          (data >> 4) & 0xf);
+            return true;
+        }
+        nv50_gr_set_program_cb(c, prog, data);
+        return true;
+    case NV50_3D_LINKED_TSC:
+        sh->linked_tsc = data;
+        return true;
+    case NV50_3D_TSC_ADDRESS_HIGH:
+    case NV50_3D_TSC_ADDRESS_LOW:
+        nv50_gr_addr_set(&sh->tsc_addr, mthd == NV50_3D_TSC_ADDRESS_HIGH,
+                         data);
+        return true;
+    case NV50_3D_TSC_LIMIT:
+        sh->tsc_limit = data;
+        return true;
+    case NV50_3D_TIC_ADDRESS_HIGH:
+    case NV50_3D_TIC_ADDRESS_LOW:
+        nv50_gr_addr_set(&sh->tic_addr, mthd == NV50_3D_TIC_ADDRESS_HIGH,
+                         data);
+        return true;
+    case NV50_3D_TIC_LIMIT:
+        sh->tic_limit = data;
+        return true;
+    }
+    return false;
 }
 
 /* --- draws --- */
@@ -468,18 +547,15 @@ static bool nv50_3d_method(NV50GrCall *c, void *opaque, uint32_t mthd,
     if (!m || !(m->classes & class_bit(c->class_id))) {
         return false;
     }
+    if (shared_method(c, st, mthd, data)) {
+        goto done;
+    }
     st->mthd[mthd >> 2] = data;
 
     if (is_draw(mthd, st)) {
         draw(c, st, mthd);
-    } else if (mthd >= NV50_3D_CB_DATA(0) &&
-               mthd < NV50_3D_CB_DATA(NV50_3D_CB_DATA__LEN)) {
-        cb_data(c, st, data);
     } else {
         switch (mthd) {
-        case NV50_3D_CB_DEF_SET:
-            cb_def_set(st, data);
-            break;
         case NV50_3D_QUERY_GET:
             query_get(c, st, data);
             break;
@@ -490,6 +566,7 @@ static bool nv50_3d_method(NV50GrCall *c, void *opaque, uint32_t mthd,
             break;
         }
     }
+done:
     nv50_gr_notify_done(c, &st->notify);
     return true;
 }

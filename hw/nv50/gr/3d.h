@@ -3,7 +3,9 @@
  * GT215_3D 0x8597, MCP89_3D 0x8697): the state 3d.c keeps per channel
  * and the method table of 3d-names.c (envytools rnndb
  * graph/g80_3d.xml).  Drawing is not modelled yet; the pipeline will
- * read its state from NV50Gr3dState.
+ * read its state from NV50Gr3dState and, for what 3D shares with
+ * compute (code segments, constant buffers, textures), from the
+ * channel's NV50GrShared (gr.h).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -36,25 +38,43 @@ typedef struct NV50Gr3dMthd {
 const NV50Gr3dMthd *nv50_3d_mthd_find(uint32_t mthd, unsigned *index);
 
 #define NV50_3D_MTHD_SPACE      0x2000
-#define NV50_3D_CB_BUFFERS      128
 
 /* Methods with side effects (g80_3d.xml names). */
 #define NV50_3D_DMA_QUERY               0x0188
 #define NV50_3D_DMA_CODE_CB             0x0198
+#define NV50_3D_DMA_TSC                 0x019c
+#define NV50_3D_DMA_TIC                 0x01a0
+#define NV50_3D_DMA_TEXTURE             0x01a4
 #define NV50_3D_VERTEX_BUFFER_FIRST     0x0d74
 #define NV50_3D_VERTEX_BUFFER_COUNT     0x0d78
 #define NV50_3D_CB_ADDR                 0x0f00
 #define NV50_3D_CB_DATA(i)              (0x0f04 + (i) * 4)
 #define NV50_3D_CB_DATA__LEN            16
+#define NV50_3D_GP_ADDRESS_HIGH         0x0f70
+#define NV50_3D_GP_ADDRESS_LOW          0x0f74
+#define NV50_3D_VP_ADDRESS_HIGH         0x0f7c
+#define NV50_3D_VP_ADDRESS_LOW          0x0f80
+#define NV50_3D_FP_ADDRESS_HIGH         0x0fa4
+#define NV50_3D_FP_ADDRESS_LOW          0x0fa8
+#define NV50_3D_LINKED_TSC              0x1234
 #define NV50_3D_DRAW_TFB_BYTES          0x123c
 #define NV50_3D_CB_DEF_ADDRESS_HIGH     0x1280
 #define NV50_3D_CB_DEF_ADDRESS_LOW      0x1284
 #define NV50_3D_CB_DEF_SET              0x1288
 #define NV50_3D_VB_ELEMENT_U8           0x1304
+#define NV50_3D_TEX_LIMITS(i)           (0x13b4 + (i) * 4)
+#define NV50_3D_BIND_TSC(i)             (0x1444 + (i) * 8)
+#define NV50_3D_BIND_TIC(i)             (0x1448 + (i) * 8)
 #define NV50_3D_COUNTER_RESET           0x1530
 #define NV50_3D_COND_ADDRESS_HIGH       0x1550
 #define NV50_3D_COND_ADDRESS_LOW        0x1554
 #define NV50_3D_COND_MODE               0x1558
+#define NV50_3D_TSC_ADDRESS_HIGH        0x155c
+#define NV50_3D_TSC_ADDRESS_LOW         0x1560
+#define NV50_3D_TSC_LIMIT               0x1564
+#define NV50_3D_TIC_ADDRESS_HIGH        0x1574
+#define NV50_3D_TIC_ADDRESS_LOW         0x1578
+#define NV50_3D_TIC_LIMIT               0x157c
 #define NV50_3D_VERTEX_BEGIN_D3D        0x15d4
 #define NV50_3D_VERTEX_END_D3D          0x15d8
 #define NV50_3D_VERTEX_BEGIN_GL         0x15dc
@@ -62,6 +82,7 @@ const NV50Gr3dMthd *nv50_3d_mthd_find(uint32_t mthd, unsigned *index);
 #define NV50_3D_VB_ELEMENT_U32          0x15e8
 #define NV50_3D_VB_ELEMENT_U16          0x15f0
 #define NV50_3D_VERTEX_DATA             0x1640
+#define NV50_3D_SET_PROGRAM_CB          0x1694
 #define NV50_3D_STRMOUT_OFFSET(i)       (0x1780 + (i) * 4)
 #define NV50_3D_CLEAR_BUFFERS           0x19d0
 #define NV50_3D_QUERY_ADDRESS_HIGH      0x1b00
@@ -115,19 +136,14 @@ const NV50Gr3dMthd *nv50_3d_mthd_find(uint32_t mthd, unsigned *index);
 #define NV50_3D_COND_EQUAL              3
 #define NV50_3D_COND_NOT_EQUAL          4
 
-/* A constant buffer as CB_DEF_SET defined it. */
-typedef struct NV50Gr3dCb {
-    uint64_t addr;              /* offset in DMA_CODE_CB */
-    uint32_t size;              /* bytes; SIZE 0 is 0x10000 */
-    bool valid;
-} NV50Gr3dCb;
-
 /* One channel's 3D state (the NV50_GR_3D family's, made at first use). */
 typedef struct NV50Gr3dState {
     NV50GrNotify notify;
-    /* the last data of every method, by mthd >> 2 (CB_ADDR counts on) */
+    /*
+     * The last data of every method, by mthd >> 2, but for the state
+     * shared with compute, which is in NV50GrCtx.shared (3d.c).
+     */
     uint32_t mthd[NV50_3D_MTHD_SPACE / 4];
-    NV50Gr3dCb cb[NV50_3D_CB_BUFFERS];
     /*
      * What the queries read.  Nothing is drawn yet, so they stay 0 (a
      * pipeline adds to them); COUNTER_RESET zeroes them.

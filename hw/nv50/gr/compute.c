@@ -8,14 +8,19 @@
  * with nv50_tpc_launch().
  *
  * What a launch sees:
- * - code: the segment at CP_ADDRESS (in DMA_CODE_CB, else a VA), the
- *   threads starting at CP_START_ID.  UNVERIFIED: on the hardware this
- *   is the 3D class's FP code segment register (Mesa puts compute code
- *   in the FP segment and never writes CP_ADDRESS); gemu keeps each
- *   class's state apart for now.  Likewise CB_DEF_SET's buffer table.
- * - c[i]: SET_PROGRAM_CB maps slot i to one of 128 buffers CB_DEF_SET
- *   defined (address in DMA_CODE_CB; size 0 means 64 KiB).  CB_ADDR +
- *   CB_DATA upload words into a buffer, the word index counting up.
+ * - What compute shares with the 3D object lives in the channel's
+ *   NV50GrShared (gr.h, gr/shared.c), whichever class set it: compute
+ *   runs as the FP program type.
+ * - code: the FP code segment (CP_ADDRESS here, FP_ADDRESS on 3D: one
+ *   register; Mesa sets only the latter) in DMA_CODE_CB (else a VA),
+ *   the threads starting at CP_START_ID.
+ * - c[i]: FP's slot i (SET_PROGRAM_CB here or 3D's with PROGRAM
+ *   FRAGMENT) maps to one of the channel's 128 buffers (CB_DEF_SET of
+ *   either class; address in DMA_CODE_CB; size 0 means 64 KiB).  CB_ADDR
+ *   + CB_DATA upload words into a buffer, the word index counting up.
+ * - TIC/TSC state (DMA_TIC/TSC/TEXTURE, TIC/TSC_ADDRESS and LIMIT,
+ *   LINKED_TSC, TEX_LIMITS, BIND_TIC/TSC) is shared too; kept, and
+ *   logged once as unimplemented (no texturing yet).
  * - g[i]: GLOBAL[i] ADDRESS (in DMA_GLOBAL) and LIMIT (inclusive);
  *   MODE other than LINEAR is taken as PITCH x (LIMIT.HEIGHT + 1)
  *   linear bytes (block-linear layouts: unimplemented, logged).
@@ -53,6 +58,9 @@
 #define NV50_COMPUTE_DMA_TEXTURE            0x01cc
 #define NV50_COMPUTE_CP_ADDRESS_HIGH        0x0210
 #define NV50_COMPUTE_CP_ADDRESS_LOW         0x0214
+#define NV50_COMPUTE_TSC_ADDRESS_HIGH       0x022c
+#define NV50_COMPUTE_TSC_ADDRESS_LOW        0x0230
+#define NV50_COMPUTE_TSC_LIMIT              0x0234
 #define NV50_COMPUTE_CB_ADDR                0x0238
 #define NV50_COMPUTE_CB_DATA(i)             (0x023c + 4 * (i))
 #define NV50_COMPUTE_LOCAL_ADDRESS_HIGH     0x0294
@@ -64,6 +72,9 @@
 #define NV50_COMPUTE_BLOCK_ALLOC            0x02b4
 #define NV50_COMPUTE_LANES32_ENABLE         0x02b8
 #define NV50_COMPUTE_CP_REG_ALLOC_TEMP      0x02c0
+#define NV50_COMPUTE_TIC_ADDRESS_HIGH       0x02c4
+#define NV50_COMPUTE_TIC_ADDRESS_LOW        0x02c8
+#define NV50_COMPUTE_TIC_LIMIT              0x02cc
 #define NV50_COMPUTE_QUERY_ADDRESS_HIGH     0x0310
 #define NV50_COMPUTE_QUERY_ADDRESS_LOW      0x0314
 #define NV50_COMPUTE_QUERY_SEQUENCE         0x0318
@@ -73,6 +84,7 @@
 #define NV50_COMPUTE_COND_MODE              0x0328
 #define NV50_COMPUTE_LAUNCH                 0x0368
 #define NV50_COMPUTE_USER_PARAM_COUNT       0x0374
+#define NV50_COMPUTE_LINKED_TSC             0x0378
 #define NV50_COMPUTE_ISA_FLAGS              0x037c
 #define NV50_COMPUTE_GRIDID                 0x0388
 #define NV50_COMPUTE_GRIDDIM                0x03a4
@@ -80,6 +92,9 @@
 #define NV50_COMPUTE_BLOCKDIM_XY            0x03ac
 #define NV50_COMPUTE_BLOCKDIM_Z             0x03b0
 #define NV50_COMPUTE_CP_START_ID            0x03b4
+#define NV50_COMPUTE_TEX_LIMITS             0x03bc
+#define NV50_COMPUTE_BIND_TSC               0x03c0
+#define NV50_COMPUTE_BIND_TIC               0x03c4
 #define NV50_COMPUTE_SET_PROGRAM_CB         0x03c8
 #define NV50_COMPUTE_GLOBAL(i)              (0x0400 + 0x20 * (i))
 #define NV50_COMPUTE_GLOBAL_ADDRESS_HIGH    0x00
@@ -91,13 +106,10 @@
 #define NV50_COMPUTE_USER_PARAM(i)          (0x0600 + 4 * (i))
 #define NV50_COMPUTE_MTHD_END               0x0700
 
-#define CP_CBS                  128
 #define CP_CODE_SEGMENT         0x1000000u  /* 24-bit code addresses */
 #define CP_MAX_THREADS          512
 
-/* PFB VM trap clients (nvkm fb/nv50.c): CCACHE/CB, DISPATCH/QUERY */
-#define VM_CLIENT_CCACHE        0x5
-#define VM_SUBCLIENT_CB         0x0
+/* PFB VM trap subclient (nvkm fb/nv50.c): DISPATCH/QUERY */
 #define VM_SUBCLIENT_QUERY      0x2
 
 typedef enum {
@@ -218,18 +230,10 @@ static const CpMthd cp_mthds[] = {
     { 0x0600, 64, 4, M_STORE, "USER_PARAM" },
 };
 
-typedef struct CpCb {
-    uint64_t addr;
-    uint32_t size;
-    bool valid;
-} CpCb;
-
 typedef struct NV50ComputeState {
     NV50GrNotify notify;        /* first, as gr.h asks */
-    uint32_t m[NV50_COMPUTE_MTHD_END / 4];  /* last data of each method */
-    CpCb cb[CP_CBS];            /* CB_DEF_SET */
-    int8_t prog_cb[TESLA_NUM_CSPACES];      /* c[i] -> buffer, -1: none */
-    uint32_t cb_buffer, cb_word;            /* CB_ADDR, counting up */
+    /* last data of each method, but for the shared state's (gr.h) */
+    uint32_t m[NV50_COMPUTE_MTHD_END / 4];
     NV50CpLaunch *launch;       /* the launch being built (big) */
     NV50CpResult last;          /* how the last launch ended */
 } NV50ComputeState;
@@ -246,9 +250,6 @@ static void compute_init(void *opaque)
 {
     NV50ComputeState *st = opaque;
 
-    for (unsigned i = 0; i < TESLA_NUM_CSPACES; i++) {
-        st->prog_cb[i] = -1;
-    }
     M(st, NV50_COMPUTE_BLOCKDIM_XY) = 0x00010001;
     M(st, NV50_COMPUTE_BLOCKDIM_Z) = 1;
     M(st, NV50_COMPUTE_GRIDDIM) = 0x00010001;
@@ -285,49 +286,84 @@ static NV50CpSpace space(NV50ComputeState *st, uint32_t dma_mthd,
     return sp;
 }
 
-/* --- constant buffers ---------------------------------------------------- */
+/* --- what compute shares with 3D (gr.h NV50GrShared) ------------------ */
 
-static void cb_def_set(NV50GrCall *c, NV50ComputeState *st, uint32_t data)
+/*
+ * A method of the shared state: done, and true (the state lives in
+ * c->ctx->shared, not in m[]).
+ */
+static bool shared_method(NV50GrCall *c, NV50ComputeState *st,
+                          uint32_t mthd, uint32_t data)
 {
-    unsigned b = (data >> 16) & 0x7f;
-    uint32_t size = data & 0xffff;
+    NV50GrShared *sh = &c->ctx->shared;
 
-    if (data & ~0x007fffffu) {
-        nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR, NV50_GR_DERR_INVALID_VALUE,
-                      "CB_DEF_SET 0x%08x", data);
-        return;
-    }
-    st->cb[b].addr = addr64(st, NV50_COMPUTE_CB_DEF_ADDRESS_HIGH);
-    st->cb[b].size = size ? size : 0x10000;
-    st->cb[b].valid = true;
-}
-
-static void cb_data(NV50GrCall *c, NV50ComputeState *st, uint32_t data)
-{
-    const CpCb *cb = &st->cb[st->cb_buffer];
-    uint64_t off = (uint64_t)st->cb_word * 4;
-    uint8_t b[4];
-    NV50CtxDma d;
-
-    st->cb_word++;
-    if (!cb->valid || off + 4 > cb->size) {
-        /* UNVERIFIED: the hardware's reaction; the word is dropped */
-        gemu_log_mask(LOG_GUEST_ERROR, "nv50: G80_COMPUTE CB_DATA word "
-                      "0x%" PRIx64 " outside buffer %u (%s, 0x%x bytes)\n",
-                      off / 4, st->cb_buffer,
-                      cb->valid ? "defined" : "undefined", cb->size);
-        return;
-    }
-    stn_le_p(b, 4, data);
-    if (M(st, NV50_COMPUTE_DMA_CODE_CB)) {
-        if (nv50_gr_ctxdma(c, M(st, NV50_COMPUTE_DMA_CODE_CB), &d)) {
-            nv50_gr_rw(c, &d, cb->addr + off, b, 4, true, VM_CLIENT_CCACHE,
-                       VM_SUBCLIENT_CB, NV50_GR_TRAP_CCACHE);
+    switch (mthd) {
+    case NV50_COMPUTE_DMA_CODE_CB:
+        sh->dma_code_cb = data;
+        return true;
+    case NV50_COMPUTE_DMA_TSC:
+        sh->dma_tsc = data;
+        return true;
+    case NV50_COMPUTE_DMA_TIC:
+        sh->dma_tic = data;
+        return true;
+    case NV50_COMPUTE_DMA_TEXTURE:
+        sh->dma_texture = data;
+        return true;
+    case NV50_COMPUTE_CP_ADDRESS_HIGH:
+    case NV50_COMPUTE_CP_ADDRESS_LOW:
+        nv50_gr_addr_set(&sh->code[NV50_GR_PROG_CP],
+                         mthd == NV50_COMPUTE_CP_ADDRESS_HIGH, data);
+        return true;
+    case NV50_COMPUTE_CB_ADDR:
+        sh->cb_addr = data;
+        return true;
+    case NV50_COMPUTE_CB_DATA(0) ... NV50_COMPUTE_CB_DATA(15):
+        nv50_gr_cb_data(c, "G80_COMPUTE", data);
+        return true;
+    case NV50_COMPUTE_CB_DEF_SET:
+        if (data & ~0x007fffffu) {
+            nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR,
+                          NV50_GR_DERR_INVALID_VALUE, "CB_DEF_SET 0x%08x",
+                          data);
+            return true;
         }
-    } else {
-        nv50_gr_vm_rw(c, cb->addr + off, b, 4, true, VM_CLIENT_CCACHE,
-                      VM_SUBCLIENT_CB, NV50_GR_TRAP_CCACHE);
+        nv50_gr_cb_def_set(c, addr64(st, NV50_COMPUTE_CB_DEF_ADDRESS_HIGH),
+                           data);
+        return true;
+    case NV50_COMPUTE_SET_PROGRAM_CB:
+        nv50_gr_set_program_cb(c, NV50_GR_PROG_CP, data);
+        return true;
+    case NV50_COMPUTE_TSC_ADDRESS_HIGH:
+    case NV50_COMPUTE_TSC_ADDRESS_LOW:
+        nv50_gr_addr_set(&sh->tsc_addr,
+                         mthd == NV50_COMPUTE_TSC_ADDRESS_HIGH, data);
+        return true;
+    case NV50_COMPUTE_TSC_LIMIT:
+        sh->tsc_limit = data;
+        return true;
+    case NV50_COMPUTE_TIC_ADDRESS_HIGH:
+    case NV50_COMPUTE_TIC_ADDRESS_LOW:
+        nv50_gr_addr_set(&sh->tic_addr,
+                         mthd == NV50_COMPUTE_TIC_ADDRESS_HIGH, data);
+        return true;
+    case NV50_COMPUTE_TIC_LIMIT:
+        sh->tic_limit = data;
+        return true;
+    case NV50_COMPUTE_LINKED_TSC:
+        sh->linked_tsc = data;
+        return true;
+    case NV50_COMPUTE_TEX_LIMITS:
+        sh->tex_limits[NV50_GR_PROG_CP] = data;
+        return true;
+    case NV50_COMPUTE_BIND_TSC:
+        nv50_gr_bind_tsc(c, NV50_GR_PROG_CP, data);
+        return true;
+    case NV50_COMPUTE_BIND_TIC:
+        nv50_gr_bind_tic(c, NV50_GR_PROG_CP, data);
+        return true;
     }
+    return false;
 }
 
 /* --- queries ------------------------------------------------------------- */
@@ -367,14 +403,18 @@ static void query_get(NV50GrCall *c, NV50ComputeState *st, uint32_t data)
 
 /* --- launch -------------------------------------------------------------- */
 
-static void build_launch(NV50ComputeState *st, NV50CpLaunch *l)
+static void build_launch(NV50GrCall *c, NV50ComputeState *st,
+                         NV50CpLaunch *l)
 {
+    const NV50GrShared *sh = &c->ctx->shared;
     uint32_t lsl = M(st, NV50_COMPUTE_LOCAL_SIZE_LOG);
 
     memset(l, 0, sizeof(*l));
-    l->code = space(st, NV50_COMPUTE_DMA_CODE_CB,
-                    addr64(st, NV50_COMPUTE_CP_ADDRESS_HIGH),
-                    CP_CODE_SEGMENT);
+    l->code = (NV50CpSpace) {
+        .dma = sh->dma_code_cb,
+        .base = sh->code[NV50_GR_PROG_CP],
+        .size = CP_CODE_SEGMENT,
+    };
     l->entry = M(st, NV50_COMPUTE_CP_START_ID) & (CP_CODE_SEGMENT - 1);
     l->gprs = MIN(M(st, NV50_COMPUTE_CP_REG_ALLOC_TEMP),
                   (uint32_t)TESLA_MAX_GPRS);
@@ -393,11 +433,12 @@ static void build_launch(NV50ComputeState *st, NV50CpLaunch *l)
         l->user_param[i] = M(st, NV50_COMPUTE_USER_PARAM(i));
     }
     for (unsigned i = 0; i < TESLA_NUM_CSPACES; i++) {
-        int b = st->prog_cb[i];
+        const NV50GrCb *cb = nv50_gr_prog_cb(sh, NV50_GR_PROG_CP, i);
 
-        if (b >= 0 && st->cb[b].valid) {
-            l->c[i] = space(st, NV50_COMPUTE_DMA_CODE_CB, st->cb[b].addr,
-                            st->cb[b].size);
+        if (cb) {
+            l->c[i] = (NV50CpSpace) {
+                .dma = sh->dma_code_cb, .base = cb->addr, .size = cb->size,
+            };
         }
     }
     for (unsigned i = 0; i < TESLA_NUM_GSPACES; i++) {
@@ -427,7 +468,7 @@ static void launch(NV50GrCall *c, NV50ComputeState *st)
     uint64_t threads;
     uint32_t alloc = M(st, NV50_COMPUTE_BLOCK_ALLOC) & 0xffff;
 
-    build_launch(st, l);
+    build_launch(c, st, l);
     threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     if (!threads || threads > CP_MAX_THREADS || l->block[2] > 64) {
         nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR, NV50_GR_DERR_INVALID_VALUE,
@@ -478,21 +519,11 @@ static bool compute_method(NV50GrCall *c, void *opaque, uint32_t mthd,
     }
     switch (mthd) {
     case NV50_COMPUTE_CB_ADDR:
-        st->cb_buffer = data & 0x7f;
-        st->cb_word = (data >> 8) & 0x3fff;
-        goto done;
     case NV50_COMPUTE_CB_DATA(0) ... NV50_COMPUTE_CB_DATA(15):
-        cb_data(c, st, data);
-        goto done;
     case NV50_COMPUTE_CB_DEF_SET:
-        cb_def_set(c, st, data);
+    case NV50_COMPUTE_SET_PROGRAM_CB:
+        shared_method(c, st, mthd, data);
         goto done;
-    case NV50_COMPUTE_SET_PROGRAM_CB: {
-        unsigned idx = (data >> 8) & 0xf;
-
-        st->prog_cb[idx] = (data & 1) ? (int8_t)((data >> 12) & 0x7f) : -1;
-        goto done;
-    }
     case NV50_COMPUTE_SHARED_SIZE:
         if (data > 0x4000 || (data & 0x3f)) {
             nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR,
@@ -531,7 +562,9 @@ static bool compute_method(NV50GrCall *c, void *opaque, uint32_t mthd,
             goto done;
         }
     }
-    M(st, mthd) = data;
+    if (!shared_method(c, st, mthd, data)) {
+        M(st, mthd) = data;
+    }
     if (d->kind == M_UNIMP) {
         gemu_log_once(LOG_UNIMP, "nv50-cp-mthd", mthd, "nv50: G80_COMPUTE "
                       "method %s (0x%04x) unimplemented, data 0x%08x\n",

@@ -62,6 +62,58 @@ typedef struct NV50GrSubchannel {
     uint16_t class_id;
 } NV50GrSubchannel;
 
+/*
+ * What the 3D and compute objects of a channel share.  On the hardware
+ * both classes write one set of PGRAPH registers for these (envytools
+ * isa.rst: 128 const buffers "global (per channel)"; Mesa's nv50 driver
+ * uploads compute code into the FP code segment and never writes
+ * CP_ADDRESS, binds c15 for compute only through the 3D object, writes
+ * compute's buffer info into a buffer only 3D defined, and re-validates
+ * the other class's constbufs, TICs and TSCs after each side "because
+ * they are aliased").  A compute program is of the FP program type: its
+ * code segment (CP_ADDRESS = FP_ADDRESS), c[] slot bindings
+ * (SET_PROGRAM_CB), TEX_LIMITS and TIC/TSC bindings are FP's
+ * (UNVERIFIED which 3D type: Mesa binds the same c15 for all three).
+ * Per class, not here: LOCAL_* and STACK_* (Mesa programs different l[]
+ * addresses and sizes on the two objects), START_ID and REG_ALLOC, the
+ * CB_DEF_ADDRESS latch, queries, the notifier.
+ */
+#define NV50_GR_PROG_VP         0       /* TEX_LIMITS/BIND_TIC index */
+#define NV50_GR_PROG_GP         1
+#define NV50_GR_PROG_FP         2
+#define NV50_GR_PROG_CP         NV50_GR_PROG_FP
+#define NV50_GR_PROGS           3
+#define NV50_GR_CB_BUFFERS      128
+#define NV50_GR_CB_SLOTS        16
+#define NV50_GR_TIC_SLOTS       256     /* BIND_TIC.TEXTURE, 8 bits */
+#define NV50_GR_TSC_SLOTS       16      /* BIND_TSC.SAMPLER, 4 bits */
+#define NV50_GR_BIND_VALID      0x80000000u
+
+/* A constant buffer as CB_DEF_SET defined it. */
+typedef struct NV50GrCb {
+    uint64_t addr;              /* in DMA_CODE_CB (0: a VA) */
+    uint32_t size;              /* bytes; SIZE 0 is 0x10000 */
+    bool valid;
+} NV50GrCb;
+
+typedef struct NV50GrShared {
+    uint32_t dma_code_cb;       /* DMA_CODE_CB (offset >> 4; 0: the VM) */
+    uint64_t code[NV50_GR_PROGS];   /* VP/GP/FP_ADDRESS; CP_ADDRESS is FP */
+    NV50GrCb cb[NV50_GR_CB_BUFFERS];
+    /* SET_PROGRAM_CB: c[i] -> buffer | NV50_GR_BIND_VALID */
+    uint32_t prog_cb[NV50_GR_PROGS][NV50_GR_CB_SLOTS];
+    uint32_t cb_addr;           /* CB_ADDR: BUFFER | ID << 8, ID counts on */
+    /* textures (not sampled yet: kept for the unit to come) */
+    uint32_t dma_tic, dma_tsc, dma_texture;
+    uint64_t tic_addr, tsc_addr;
+    uint32_t tic_limit, tsc_limit;
+    uint32_t linked_tsc;
+    uint32_t tex_limits[NV50_GR_PROGS];
+    /* BIND_TIC/BIND_TSC: slot -> TIC/TSC index | NV50_GR_BIND_VALID */
+    uint32_t bind_tic[NV50_GR_PROGS][NV50_GR_TIC_SLOTS];
+    uint32_t bind_tsc[NV50_GR_PROGS][NV50_GR_TSC_SLOTS];
+} NV50GrShared;
+
 /* One channel's PGRAPH context, kept by gemu. */
 typedef struct NV50GrCtx {
     int chid;
@@ -69,6 +121,7 @@ typedef struct NV50GrCtx {
     uint64_t pd;                /* its page directory (VRAM) */
     NV50GrSubchannel subc[NV50_GR_SUBCHANNELS];
     void *state[NV50_GR_FAMILIES];  /* per class family, made on first use */
+    NV50GrShared shared;        /* 3D + compute (zeroed with the context) */
 } NV50GrCtx;
 
 /* One method call, as a class handler sees it. */
@@ -175,6 +228,35 @@ bool nv50_gr_vm_rw(NV50GrCall *c, uint64_t va, void *buf, size_t len,
                    uint32_t trap_unit);
 /* PTIMER now, for notifiers and query timestamps. */
 uint64_t nv50_gr_timestamp(NV50GrCall *c);
+
+/*
+ * The shared state's methods (gr/shared.c), for the 3D and compute
+ * handlers: each class decodes its method to one of these.
+ */
+/* the low 32 (@high false) or high 8 bits of *@addr */
+static inline void nv50_gr_addr_set(uint64_t *addr, bool high, uint32_t data)
+{
+    if (high) {
+        *addr = (uint64_t)(data & 0xff) << 32 | (uint32_t)*addr;
+    } else {
+        *addr = (*addr & ~0xffffffffull) | data;
+    }
+}
+/* CB_DEF_SET: buffer BUFFER at @addr (the class's CB_DEF_ADDRESS) */
+void nv50_gr_cb_def_set(NV50GrCall *c, uint64_t addr, uint32_t data);
+/* CB_DATA: a word to buffer CB_ADDR.BUFFER at word CB_ADDR.ID, ID + 1 */
+void nv50_gr_cb_data(NV50GrCall *c, const char *cls, uint32_t data);
+/* SET_PROGRAM_CB of program @prog (NV50_GR_PROG_*) */
+void nv50_gr_set_program_cb(NV50GrCall *c, unsigned prog, uint32_t data);
+/* BIND_TIC / BIND_TSC of program @prog */
+void nv50_gr_bind_tic(NV50GrCall *c, unsigned prog, uint32_t data);
+void nv50_gr_bind_tsc(NV50GrCall *c, unsigned prog, uint32_t data);
+/*
+ * The buffer c[@slot] of program @prog reads, or NULL if the slot is
+ * unbound or its buffer undefined.
+ */
+const NV50GrCb *nv50_gr_prog_cb(const NV50GrShared *sh, unsigned prog,
+                                unsigned slot);
 
 /*
  * The methods every class has (nv_object.xml, g80 family): NOP 0x100,
