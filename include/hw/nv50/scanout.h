@@ -4,8 +4,8 @@
  * EVO surface format, LUT) and its conversion into a host image the ui/
  * layer shows (DISPLAY_FORMAT_BGRX8888, packed rows), the overlay
  * composed over it and the hardware cursor blended on top.  No card needed:
- * the unit tests drive it on plain byte arrays.  hw/nv50/scanout.c has
- * the facts (formats, GOBs, LUT layout) and where they come from.
+ * the unit tests drive it on plain byte arrays.  hw/nv50/scanout-format.c
+ * has the facts (formats, GOBs, LUT layout) and where they come from.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -78,7 +78,8 @@ bool nv50_scanout_convert(const uint8_t *vram, uint64_t vram_size,
  * The hardware cursor (cl827d HEAD_SET_CONTROL_CURSOR 0x880, _OFFSET_
  * CURSOR 0x884, _CONTEXT_DMA_CURSOR 0x89c; cl507a SET_CURSOR_HOT_SPOT_
  * POINT_OUT 0x84): a square image of packed rows in VRAM, blended over
- * the converted surface.  hw/nv50/scanout.c has the facts.
+ * the converted surface.  hw/nv50/scanout-plane.c (methods) and
+ * scanout-format.c (pixels) have the facts.
  */
 #define NV50_CURSOR_A1R5G5B5        0       /* CONTROL_CURSOR FORMAT 25:24 */
 #define NV50_CURSOR_A8R8G8B8        1
@@ -130,7 +131,8 @@ bool nv50_cursor_compose(const uint8_t *vram, uint64_t vram_size,
  * overlay-immediate PIO channel 5 + head, cl507b SET_POINT_OUT 0x84): a
  * surface like the base's, the rectangle POINT_IN/SIZE_IN of it shown
  * SIZE_OUT big at POINT_OUT over the base image (below the cursor).
- * hw/nv50/scanout.c has the facts.
+ * hw/nv50/scanout-plane.c (methods) and scanout-format.c (pixels) have
+ * the facts.
  */
 #define NV50_OVLY_SRC_COLOR_KEYING  0   /* SET_COMPOSITION_CONTROL 3:0 */
 #define NV50_OVLY_DST_COLOR_KEYING  1
