@@ -4,7 +4,9 @@
  * Each unit lives in its own file under hw/nv50/ and owns a range of BAR0
  * listed in the block table of nv50.c.  Register addresses are absolute
  * BAR0 addresses (nv50_regs.h) so that handlers read like the manual.
- * Locking: none yet; the caller serialises all accesses to one card.
+ * Threads: the machine's loop makes every MMIO access; the engine thread
+ * (engine.c) runs PFIFO's channels and PGRAPH; what they share is
+ * guarded by eng_lock and pmc.lock (docs/devel/threading.md).
  *
  * SPDX-License-Identifier: MIT
  */
