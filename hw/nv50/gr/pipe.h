@@ -1,0 +1,133 @@
+/*
+ * The G84's 3D pipeline inside hw/nv50/gr/: its stages, one file each,
+ * and what they hand each other.  Everything runs on the engine thread,
+ * from a 3D method (a draw, a clear), with the channel's state as the
+ * 3D object (3d.c, NV50Gr3dState) and PGRAPH's shared state
+ * (NV50GrShared) hold it.
+ *
+ *   3d-draw.c  the draw methods (VERTEX_BEGIN/END_GL/D3D, VERTEX_BUFFER_
+ *              FIRST/COUNT, VB_ELEMENT_U8/U16/U32, VERTEX_DATA, instancing,
+ *              primitive restart): vertex indices into primitives
+ *   vfetch.c   vertex attributes (VERTEX_ARRAY_*, inline data, VertexID/
+ *              InstanceID) into VP inputs
+ *   vp.c       VP (and GP) warps of 32 vertices on the TPC/MP model
+ *              (tpc.c), their o[] outputs through VP_RESULT_MAP
+ *   clip.c     clipping (frustum, user planes, guard band), perspective
+ *              divide, viewport and depth range, culling and front face:
+ *              NV50PipeVertex -> NV50PipePrim
+ *   fp.c       NV50PipePrim -> coverage (hw/core/raster.h) -> FP quads on
+ *              the MPs (interpolation from the primitive's vertices) ->
+ *              ROP
+ *   rop.c      render targets and zeta: depth/stencil, blending, masks,
+ *              logic ops, formats; CLEAR_BUFFERS
+ *   texture.c  TIC/TSC entries and sampling, for tex instructions
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef HW_NV50_GR_PIPE_H
+#define HW_NV50_GR_PIPE_H
+
+#include "3d.h"
+#include "hw/core/raster.h"
+#include "target/tesla/exec.h"
+
+/* o[] words a VP may write (the result map's range) */
+#define NV50_PIPE_OUT_WORDS     128
+#define NV50_PIPE_RTS           8       /* render targets */
+
+typedef enum NV50PrimKind {
+    NV50_PRIM_POINTS,
+    NV50_PRIM_LINES,
+    NV50_PRIM_TRIANGLES,
+} NV50PrimKind;
+
+/*
+ * A vertex after the VP (and GP): its clip-space position and every o[]
+ * word the VP wrote, laid out as the FP's interpolants will read them
+ * (the VP_RESULT_MAP applied).
+ */
+typedef struct NV50PipeVertex {
+    float clip[4];              /* x, y, z, w */
+    float point_size;           /* if the VP writes one, else the state's */
+    uint32_t out[NV50_PIPE_OUT_WORDS];
+    unsigned out_words;
+} NV50PipeVertex;
+
+/*
+ * A primitive after clipping, the perspective divide, the viewport and
+ * culling: what the back end draws.  scr[i].x/.y in pixels of the render
+ * target, .z after the depth range (what ZROP compares), .inv_w = 1/w
+ * of the clip position (for perspective-correct interpolation).
+ */
+typedef struct NV50PipePrim {
+    NV50PrimKind kind;
+    unsigned nverts;            /* 1, 2 or 3 */
+    RasterVert scr[3];
+    const NV50PipeVertex *v[3];
+    const NV50PipeVertex *provoking;    /* for flat shading */
+    bool front;                 /* front-facing (lines, points: true) */
+    float width;                /* lines: width; points: size (pixels) */
+} NV50PipePrim;
+
+/* --- ROP (rop.c) --- */
+
+/*
+ * The render targets, zeta buffer and per-fragment state of one draw or
+ * clear, resolved from the 3D state once (surfaces through the channel's
+ * VM or DMA objects, formats, tile modes, blend/depth/stencil state).
+ */
+typedef struct NV50Rop NV50Rop;
+
+/* Resolve the state; NULL (with the error raised) if it is unusable. */
+NV50Rop *nv50_rop_begin(NV50GrCall *c, NV50Gr3dState *st);
+void nv50_rop_end(NV50Rop *r);  /* writes back what it buffered, frees */
+
+/*
+ * Early or late depth/stencil test of one sample of pixel (x, y) at depth
+ * @z for a primitive facing @front; updates zeta as the state says (the
+ * stencil ops of a failing sample too).  True if the sample survives.
+ */
+bool nv50_rop_zs_test(NV50Rop *r, int x, int y, unsigned sample, float z,
+                      bool front);
+/*
+ * Blend and write the FP's colour outputs (@color[rt] = RGBA floats, or
+ * integers as float bits for integer formats) to sample @sample of pixel
+ * (x, y) of every enabled render target, through the colour masks and
+ * logic op.
+ */
+void nv50_rop_write(NV50Rop *r, int x, int y, unsigned sample,
+                    const float color[NV50_PIPE_RTS][4]);
+/* The scissor/clip rectangle and sample count fragments are bounded by. */
+void nv50_rop_bounds(const NV50Rop *r, RasterParams *p);
+
+/* CLEAR_BUFFERS (0x19d0): clear what @data selects, in the scissor. */
+void nv50_rop_clear(NV50GrCall *c, NV50Gr3dState *st, uint32_t data);
+
+/* --- the back end (fp.c) --- */
+
+/*
+ * Draw one primitive: coverage, early Z where the FP allows it, FP
+ * quads with interpolants from the primitive's vertices (perspective,
+ * linear or flat as the FP's interpolation state says), late Z, ROP.
+ */
+void nv50_fp_draw(NV50GrCall *c, NV50Gr3dState *st, NV50Rop *rop,
+                  const NV50PipePrim *prim);
+
+/* --- textures (texture.c) --- */
+
+/*
+ * The sampler a Tesla run calls for tex/texbias/texlod/texfetch/texsize
+ * (TeslaEnv.tex with opaque = an NV50TexUnit), for program type @prog
+ * (NV50_GR_PROG_*): TIC/TSC slots bound in NV50GrShared, entries read
+ * from the TIC/TSC tables, texels through DMA_TEXTURE or the VM.
+ */
+typedef struct NV50TexUnit {
+    NV50GrCall *c;
+    unsigned prog;
+} NV50TexUnit;
+
+void nv50_tex_sample(void *opaque, const TeslaInsn *insn, uint32_t mask,
+                     uint32_t coords[][TESLA_WARP_SIZE], unsigned ncoords,
+                     uint32_t out[4][TESLA_WARP_SIZE]);
+
+#endif
