@@ -39,6 +39,7 @@
 #include "gemu/osdep.h"
 #include "gemu/log.h"
 #include "3d.h"
+#include "draw.h"
 
 /* PFB VM trap subclients of DISPATCH (nvkm vm_client) */
 #define NV50_VM_SUB_DISPATCH_QUERY 0x2
@@ -533,6 +534,11 @@ static void nv50_3d_init(void *opaque)
     st->mthd[NV50_3D_COND_MODE >> 2] = NV50_3D_COND_ALWAYS;
 }
 
+static void nv50_3d_fini(void *opaque)
+{
+    nv50_3d_draw_free(opaque);
+}
+
 static bool nv50_3d_method(NV50GrCall *c, void *opaque, uint32_t mthd,
                            uint32_t data)
 {
@@ -552,7 +558,9 @@ static bool nv50_3d_method(NV50GrCall *c, void *opaque, uint32_t mthd,
     }
     st->mthd[mthd >> 2] = data;
 
-    if (is_draw(mthd, st)) {
+    if (nv50_3d_draw_method(c, st, mthd, data)) {
+        /* a draw method: the front end's (3d-draw.c) */
+    } else if (is_draw(mthd, st)) {
         draw(c, st, mthd);
     } else {
         switch (mthd) {
@@ -577,6 +585,7 @@ done:
     .family = NV50_GR_3D,                       \
     .state_size = sizeof(NV50Gr3dState),        \
     .init = nv50_3d_init,                       \
+    .fini = nv50_3d_fini,                       \
     .method = nv50_3d_method,                   \
 }
 

@@ -153,6 +153,7 @@ typedef struct NV50Gr3dState {
     uint32_t zcull_stat[4];
     uint32_t strmout_vertices;
     bool in_begin;              /* between VERTEX_BEGIN_* and END */
+    struct NV50Draw *draw;      /* the draw front end's (3d-draw.c) */
 } NV50Gr3dState;
 
 /*

@@ -1,0 +1,694 @@
+/*
+ * The 3D draw methods: vertex streams between VERTEX_BEGIN and
+ * VERTEX_END, run through vertex fetch (vfetch.c), the VP (vp.c),
+ * primitive assembly (here) and clip/viewport/cull (clip.c) into
+ * NV50PipePrims for the back end (pipe.h).  What Mesa 22.3's nv50_vbo.c
+ * and nv50_push.c send; rnndb g80_3d.xml.
+ *
+ * - VERTEX_BEGIN_GL / _D3D: PRIMITIVE (GL's 14 types; D3D's 9 mapped
+ *   onto them), INSTANCE_NEXT (InstanceID + 1, else 0), INSTANCE_CONT
+ *   (G200+: unchanged).  The COND_MODE verdict is taken here: a skipped
+ *   draw drops everything up to its END.  VERTEX_END_* runs the draw.
+ * - Vertices: VERTEX_BUFFER_FIRST/COUNT (COUNT appends FIRST ..
+ *   FIRST + COUNT - 1; VertexID = VERTEX_ID_BASE + i, + FIRST with
+ *   VP_GP_BUILTIN_ATTR_EN VERTEX_ID_DRAW_ARRAYS_ADD_START); VB_ELEMENT_
+ *   U32, U16 (two a word, low first) and U8 (four), the U16/U8 SETUP
+ *   words (OFFSET: bytes of the first word to skip; COUNT: indices to
+ *   take, the rest of the last word ignored; 0 resets); an index is
+ *   fetched at index + VB_ELEMENT_BASE, VertexID index + VERTEX_ID_BASE
+ *   (UNVERIFIED which base: Mesa writes both the same); VERTEX_DATA
+ *   (inline vertices, vfetch.c's layout; VertexID counts from
+ *   VERTEX_ID_BASE, re-read when it is written, as nv50_push.c
+ *   expects); immediate mode: inside BEGIN/END the last word of a
+ *   VTX_ATTR_* method of attribute 0 sends a vertex of every attribute's
+ *   VTX_ATTR value (Mesa's blits; UNVERIFIED: GL's rule, which word
+ *   provokes it).  VTX_ATTR_* writes set the attribute's value, the
+ *   components the method lacks (0, 0, 0, 1) (UNVERIFIED); 2I/4I/4UB/4B
+ *   taken as scaled integers, 2NI/4NI/4NUB/4NB normalised.
+ * - Primitive restart: PRIM_RESTART_ENABLE with an index equal to
+ *   PRIM_RESTART_INDEX (before VB_ELEMENT_BASE); for VERTEX_BUFFER_*
+ *   vertices only with PRIM_RESTART_WITH_DRAW_ARRAYS (Mesa sets it).
+ * - The vertex cache: an index repeated in one draw runs the VP once.
+ * - Assembly: GL's rules for strips (odd triangles' first two vertices
+ *   swapped), fans, quads and quad strips (two triangles), polygons,
+ *   line loops; adjacency primitives draw their main vertices (a GP
+ *   would see the rest).  PROVOKING_VERTEX_LAST picks GL's last or
+ *   first provoking vertex (quads: their 4th or 1st, polygons: the 1st).
+ * - GP_ENABLE: not modelled; such a draw is skipped (logged once).
+ *   RASTERIZE_ENABLE 0: vertices and primitives are counted, nothing is
+ *   drawn.
+ * - Counters (NV50Gr3dState.counter[]): VFETCH_VERTICES (vertices of
+ *   the stream), VFETCH_PRIMITIVES and GENERATED_PRIMITIVES and
+ *   RAST_PRIMITIVES_PRECLIP (assembled), VP_LAUNCHES (VP runs, one a
+ *   vertex after the cache; UNVERIFIED the hardware's unit),
+ *   RAST_PRIMITIVES_POSTCLIP (primitives to the back end, after
+ *   clipping and culling).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "gemu/osdep.h"
+#include "gemu/log.h"
+#include "gemu/half.h"
+#include "draw.h"
+
+#define REF_RESTART     0xffffffffu
+#define MAX_DRAW_VERTS  (1u << 24)
+
+typedef enum RefKind {
+    REF_ARRAY,          /* VERTEX_BUFFER_*: fetch at .val */
+    REF_INDEX,          /* VB_ELEMENT_*: fetch at .val + VB_ELEMENT_BASE */
+    REF_WORDS,          /* VERTEX_DATA: words at .val */
+    REF_IMMEDIATE,      /* VTX_ATTR snapshot at .val */
+    REF_BREAK,          /* primitive restart */
+} RefKind;
+
+typedef struct VtxRef {
+    uint8_t kind;
+    uint32_t val;
+    uint32_t vertex_id;
+} VtxRef;
+
+struct NV50Draw {
+    bool active;                /* between BEGIN and END */
+    bool skipped;               /* COND_MODE said no */
+    unsigned prim;              /* NV50_GL_* */
+    uint32_t instance;          /* InstanceID */
+    GArray *refs;               /* VtxRef */
+    GArray *words;              /* inline and immediate vertex words */
+    unsigned inl_have;          /* words of the inline vertex so far */
+    uint32_t vid;               /* next inline/immediate VertexID */
+    unsigned skip[2];           /* U8, U16 SETUP: indices to skip */
+    uint32_t count[2];          /* ... to take, 0: no limit */
+    bool limited[2];
+    uint32_t cur[NV50_VTX_ATTRIBS][4];  /* VTX_ATTR values */
+    NV50PrimEmit emit;
+    void *emit_opaque;
+};
+
+static uint32_t f2u(float f)
+{
+    uint32_t u;
+
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static NV50Draw *draw_get(NV50Gr3dState *st)
+{
+    if (!st->draw) {
+        NV50Draw *d = g_new0(NV50Draw, 1);
+
+        d->refs = g_array_new(false, false, sizeof(VtxRef));
+        d->words = g_array_new(false, false, sizeof(uint32_t));
+        for (unsigned i = 0; i < NV50_VTX_ATTRIBS; i++) {
+            d->cur[i][3] = f2u(1.0f);
+        }
+        st->draw = d;
+    }
+    return st->draw;
+}
+
+void nv50_3d_draw_free(NV50Gr3dState *st)
+{
+    NV50Draw *d = st->draw;
+
+    if (d) {
+        g_array_free(d->refs, true);
+        g_array_free(d->words, true);
+        g_free(d);
+        st->draw = NULL;
+    }
+}
+
+void nv50_3d_draw_set_emit(NV50Gr3dState *st, NV50PrimEmit emit,
+                           void *opaque)
+{
+    NV50Draw *d = draw_get(st);
+
+    d->emit = emit;
+    d->emit_opaque = opaque;
+}
+
+/* --- the vertex stream --- */
+
+static void add_ref(NV50Draw *d, RefKind kind, uint32_t val, uint32_t vid)
+{
+    VtxRef r = { .kind = kind, .val = val, .vertex_id = vid };
+
+    if (d->refs->len >= MAX_DRAW_VERTS) {
+        gemu_log_once(LOG_GUEST_ERROR, "nv50-draw-big", 0, "nv50: 3D draw "
+                      "of more than %u vertices: the rest is dropped\n",
+                      MAX_DRAW_VERTS);
+        return;
+    }
+    g_array_append_val(d->refs, r);
+}
+
+static void add_index(NV50Gr3dState *st, NV50Draw *d, uint32_t index)
+{
+    if ((nv50_st(st, NV50_3D_PRIM_RESTART_ENABLE) & 1) &&
+        index == nv50_st(st, NV50_3D_PRIM_RESTART_INDEX)) {
+        add_ref(d, REF_BREAK, 0, 0);
+        return;
+    }
+    add_ref(d, REF_INDEX, index,
+            index + nv50_st(st, NV50_3D_VERTEX_ID_BASE));
+}
+
+/* VB_ELEMENT_U16 (@which 1) or U8 (0): @per indices of @bits a word */
+static void add_packed(NV50Gr3dState *st, NV50Draw *d, unsigned which,
+                       uint32_t data, unsigned per, unsigned bits)
+{
+    for (unsigned k = 0; k < per; k++) {
+        if (d->skip[which]) {
+            d->skip[which]--;
+            continue;
+        }
+        if (d->limited[which]) {
+            if (!d->count[which]) {
+                return;
+            }
+            d->count[which]--;
+        }
+        add_index(st, d, (data >> (k * bits)) & ((1u << bits) - 1));
+    }
+}
+
+static void add_arrays(NV50Gr3dState *st, NV50Draw *d, uint32_t count)
+{
+    uint32_t first = nv50_st(st, NV50_3D_VERTEX_BUFFER_FIRST);
+    uint32_t vid0 = nv50_st(st, NV50_3D_VERTEX_ID_BASE);
+    bool restart = (nv50_st(st, NV50_3D_PRIM_RESTART_ENABLE) & 1) &&
+                   (nv50_st(st, NV50_3D_PRIM_RESTART_WITH_DRAW_ARRAYS) & 1);
+    uint32_t ri = nv50_st(st, NV50_3D_PRIM_RESTART_INDEX);
+
+    if (nv50_st(st, NV50_3D_VP_GP_BUILTIN_ATTR_EN) &
+        NV50_3D_BUILTIN_VERTEX_ID_ADD_START) {
+        vid0 += first;
+    }
+    count = MIN(count, MAX_DRAW_VERTS);
+    for (uint32_t i = 0; i < count; i++) {
+        if (restart && first + i == ri) {
+            add_ref(d, REF_BREAK, 0, 0);
+        } else {
+            add_ref(d, REF_ARRAY, first + i, vid0 + i);
+        }
+    }
+}
+
+static void add_inline(NV50Gr3dState *st, NV50Draw *d, uint32_t data)
+{
+    unsigned per = nv50_vfetch_inline_words(st);
+
+    if (!per) {
+        gemu_log_once(LOG_GUEST_ERROR, "nv50-draw-inl0", 0, "nv50: 3D "
+                      "VERTEX_DATA without a non-CONST VERTEX_ARRAY_ATTRIB "
+                      "format: ignored\n");
+        return;
+    }
+    g_array_append_val(d->words, data);
+    if (++d->inl_have == per) {
+        add_ref(d, REF_WORDS, d->words->len - per, d->vid++);
+        d->inl_have = 0;
+    }
+}
+
+/*
+ * A VTX_ATTR_* method: its attribute, the component of this word, and
+ * the values.  Returns the attribute (or -1) and sets *last when this
+ * word completes the method's value.
+ */
+static int vtx_attr(NV50Draw *d, uint32_t mthd, uint32_t data, bool *last)
+{
+    uint32_t off = mthd - NV50_3D_VTX_ATTR_FIRST;
+    unsigned a, comp, ncomp;
+    uint32_t *v;
+
+    *last = false;
+    if (off < 0x40) {                       /* 1F */
+        a = off / 4;
+        d->cur[a][0] = data;
+        comp = 0;
+        ncomp = 1;
+    } else if (off < 0x80) {                /* 2H */
+        a = (off - 0x40) / 4;
+        d->cur[a][0] = f2u(gemu_half_to_float(data));
+        d->cur[a][1] = f2u(gemu_half_to_float(data >> 16));
+        comp = 1;
+        ncomp = 2;
+    } else if (off < 0x100) {               /* 2F */
+        a = (off - 0x80) / 8;
+        comp = (off / 4) & 1;
+        d->cur[a][comp] = data;
+        ncomp = 2;
+    } else if (off < 0x200) {               /* 3F */
+        a = (off - 0x100) / 16;
+        comp = (off / 4) & 3;
+        if (comp == 3) {
+            return -1;
+        }
+        d->cur[a][comp] = data;
+        ncomp = 3;
+    } else if (off < 0x300) {               /* 4F */
+        a = (off - 0x200) / 16;
+        comp = (off / 4) & 3;
+        d->cur[a][comp] = data;
+        ncomp = 4;
+    } else if (off < 0x380) {               /* 4H */
+        a = (off - 0x300) / 8;
+        comp = (off / 4) & 1 ? 3 : 1;
+        d->cur[a][comp - 1] = f2u(gemu_half_to_float(data));
+        d->cur[a][comp] = f2u(gemu_half_to_float(data >> 16));
+        ncomp = 4;
+    } else if (off < 0x500) {               /* 2I, 2NI, 4I, 4NI: 16-bit */
+        bool norm = (off >= 0x3c0 && off < 0x400) || off >= 0x480;
+        bool four = off >= 0x400;
+        unsigned base;
+
+        if (four) {
+            a = (off - (off >= 0x480 ? 0x480 : 0x400)) / 8;
+            base = (off / 4) & 1 ? 2 : 0;
+        } else {
+            a = (off - (off >= 0x3c0 ? 0x3c0 : 0x380)) / 4;
+            base = 0;
+        }
+        for (unsigned k = 0; k < 2; k++) {
+            float f = (int16_t)(data >> (16 * k));
+
+            if (norm) {
+                f = MAX(f / 32767.0f, -1.0f);
+            }
+            d->cur[a][base + k] = f2u(f);
+        }
+        comp = base + 1;
+        ncomp = four ? 4 : 2;
+    } else {                                /* 4UB, 4B, 4NUB, 4NB */
+        unsigned kind = (off - 0x500) / 0x40;
+
+        a = ((off - 0x500) % 0x40) / 4;
+        for (unsigned k = 0; k < 4; k++) {
+            uint8_t b = data >> (8 * k);
+            float f = (kind & 1) ? (float)(int8_t)b : (float)b;
+
+            if (kind == 2) {
+                f /= 255.0f;
+            } else if (kind == 3) {
+                f = MAX(f / 127.0f, -1.0f);
+            }
+            d->cur[a][k] = f2u(f);
+        }
+        comp = 3;
+        ncomp = 4;
+    }
+    v = d->cur[a];
+    if (comp + 1 == ncomp) {
+        *last = true;
+        for (unsigned k = ncomp; k < 4; k++) {
+            v[k] = k == 3 ? f2u(1.0f) : 0;
+        }
+    }
+    return a;
+}
+
+/* --- assembly --- */
+
+typedef struct DrawRun {
+    NV50GrCall *c;
+    NV50Gr3dState *st;
+    NV50Draw *d;
+    NV50PipeVertex *verts;      /* shaded, by slot */
+    uint32_t *slot;             /* ref -> slot */
+    bool draw;                  /* RASTERIZE_ENABLE */
+    uint64_t assembled, emitted;
+} DrawRun;
+
+static void emit_count(void *opaque, const NV50PipePrim *p)
+{
+}
+
+static void prim_out(DrawRun *r, NV50PrimKind kind, const uint32_t *refs,
+                     unsigned n, const unsigned *idx, unsigned provoking)
+{
+    const NV50PipeVertex *v[3];
+
+    r->assembled++;
+    if (!r->draw) {
+        return;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        v[i] = &r->verts[r->slot[refs[idx[i]]]];
+    }
+    r->emitted += nv50_clip_prim(r->st, kind, v,
+                                 &r->verts[r->slot[refs[provoking]]],
+                                 r->d->emit ? r->d->emit : emit_count,
+                                 r->d->emit_opaque);
+}
+
+#define OUT1(a, pv) \
+    do { unsigned i_[1] = { a }; prim_out(r, NV50_PRIM_POINTS, refs, 1, \
+                                          i_, pv); } while (0)
+#define OUT2(a, b, pv) \
+    do { unsigned i_[2] = { a, b }; prim_out(r, NV50_PRIM_LINES, refs, 2, \
+                                             i_, pv); } while (0)
+#define OUT3(a, b, c_, pv) \
+    do { unsigned i_[3] = { a, b, c_ }; prim_out(r, NV50_PRIM_TRIANGLES, \
+                                                 refs, 3, i_, pv); } while (0)
+
+/* One run of the stream between restarts: @refs[0..n) (ref indices). */
+static void assemble(DrawRun *r, const uint32_t *refs, unsigned n)
+{
+    bool last = nv50_st(r->st, NV50_3D_PROVOKING_VERTEX_LAST) & 1;
+    unsigned i;
+
+    switch (r->d->prim) {
+    case NV50_GL_POINTS:
+        for (i = 0; i < n; i++) {
+            OUT1(i, i);
+        }
+        break;
+    case NV50_GL_LINES:
+        for (i = 0; i + 1 < n; i += 2) {
+            OUT2(i, i + 1, last ? i + 1 : i);
+        }
+        break;
+    case NV50_GL_LINE_LOOP:
+    case NV50_GL_LINE_STRIP:
+        for (i = 0; i + 1 < n; i++) {
+            OUT2(i, i + 1, last ? i + 1 : i);
+        }
+        if (r->d->prim == NV50_GL_LINE_LOOP && n >= 2) {
+            OUT2(n - 1, 0, last ? 0 : n - 1);
+        }
+        break;
+    case NV50_GL_TRIANGLES:
+        for (i = 0; i + 2 < n; i += 3) {
+            OUT3(i, i + 1, i + 2, last ? i + 2 : i);
+        }
+        break;
+    case NV50_GL_TRIANGLE_STRIP:
+        for (i = 0; i + 2 < n; i++) {
+            if (i & 1) {
+                OUT3(i + 1, i, i + 2, last ? i + 2 : i);
+            } else {
+                OUT3(i, i + 1, i + 2, last ? i + 2 : i);
+            }
+        }
+        break;
+    case NV50_GL_TRIANGLE_FAN:
+        for (i = 1; i + 1 < n; i++) {
+            OUT3(0, i, i + 1, last ? i + 1 : i);
+        }
+        break;
+    case NV50_GL_POLYGON:
+        for (i = 1; i + 1 < n; i++) {
+            OUT3(0, i, i + 1, 0);
+        }
+        break;
+    case NV50_GL_QUADS:
+        for (i = 0; i + 3 < n; i += 4) {
+            OUT3(i, i + 1, i + 2, last ? i + 3 : i);
+            OUT3(i, i + 2, i + 3, last ? i + 3 : i);
+        }
+        break;
+    case NV50_GL_QUAD_STRIP:
+        for (i = 0; i + 3 < n; i += 2) {
+            OUT3(i, i + 1, i + 3, last ? i + 3 : i);
+            OUT3(i, i + 3, i + 2, last ? i + 3 : i);
+        }
+        break;
+    case NV50_GL_LINES_ADJ:
+        for (i = 0; i + 3 < n; i += 4) {
+            OUT2(i + 1, i + 2, last ? i + 2 : i + 1);
+        }
+        break;
+    case NV50_GL_LINE_STRIP_ADJ:
+        for (i = 0; i + 3 < n; i++) {
+            OUT2(i + 1, i + 2, last ? i + 2 : i + 1);
+        }
+        break;
+    case NV50_GL_TRIANGLES_ADJ:
+        for (i = 0; i + 5 < n; i += 6) {
+            OUT3(i, i + 2, i + 4, last ? i + 4 : i);
+        }
+        break;
+    case NV50_GL_TRIANGLE_STRIP_ADJ:
+        for (i = 0; n >= 6 && i < (n - 4) / 2; i++) {
+            if (i & 1) {
+                OUT3(2 * i + 2, 2 * i, 2 * i + 4, last ? 2 * i + 4 : 2 * i);
+            } else {
+                OUT3(2 * i, 2 * i + 2, 2 * i + 4, last ? 2 * i + 4 : 2 * i);
+            }
+        }
+        break;
+    }
+}
+
+/* Fetch, shade and assemble the stream of one BEGIN/END. */
+static void draw_run(NV50GrCall *c, NV50Gr3dState *st, NV50Draw *d)
+{
+    GArray *refs = d->refs;
+    g_autoptr(GHashTable) cache = g_hash_table_new(NULL, NULL);
+    g_autofree uint32_t *in = NULL;
+    g_autofree uint32_t *seg = NULL;
+    NV50Vfetch *vf;
+    DrawRun r = { .c = c, .st = st, .d = d };
+    unsigned nverts = 0, in_words = 0, nseg = 0, fetched = 0;
+    uint32_t base = nv50_st(st, NV50_3D_VB_ELEMENT_BASE);
+
+    if (!refs->len) {
+        return;
+    }
+    if (nv50_st(st, NV50_3D_GP_ENABLE) & 1) {
+        gemu_log_once(LOG_UNIMP, "nv50-draw-gp", 0, "nv50: 3D GP_ENABLE: "
+                      "geometry programs are unimplemented, the draw is "
+                      "skipped\n");
+        return;
+    }
+    r.slot = g_new(uint32_t, refs->len);
+    in = g_new(uint32_t, (size_t)refs->len * NV50_VP_IN_WORDS);
+    vf = nv50_vfetch_begin(c, st);
+    for (unsigned k = 0; k < refs->len; k++) {
+        VtxRef *ref = &g_array_index(refs, VtxRef, k);
+        const uint32_t *w = (const uint32_t *)d->words->data;
+        gpointer hit;
+        unsigned nw;
+
+        if (ref->kind == REF_BREAK) {
+            continue;
+        }
+        fetched++;
+        if (ref->kind == REF_INDEX &&
+            g_hash_table_lookup_extended(cache,
+                                         GUINT_TO_POINTER(ref->val + 1),
+                                         NULL, &hit)) {
+            r.slot[k] = GPOINTER_TO_UINT(hit);
+            continue;
+        }
+        switch (ref->kind) {
+        case REF_ARRAY:
+            nw = nv50_vfetch_vertex(vf, ref->val, NULL, ref->vertex_id,
+                                    d->instance, d->cur, false,
+                                    in + (size_t)nverts * NV50_VP_IN_WORDS);
+            break;
+        case REF_INDEX:
+            nw = nv50_vfetch_vertex(vf, ref->val + base, NULL,
+                                    ref->vertex_id, d->instance, d->cur,
+                                    false,
+                                    in + (size_t)nverts * NV50_VP_IN_WORDS);
+            g_hash_table_insert(cache, GUINT_TO_POINTER(ref->val + 1),
+                                GUINT_TO_POINTER(nverts));
+            break;
+        case REF_WORDS:
+            nw = nv50_vfetch_vertex(vf, 0, w + ref->val, ref->vertex_id,
+                                    d->instance, d->cur, false,
+                                    in + (size_t)nverts * NV50_VP_IN_WORDS);
+            break;
+        default:        /* REF_IMMEDIATE */
+            nw = nv50_vfetch_vertex(vf, 0, NULL, ref->vertex_id,
+                                    d->instance,
+                                    (const uint32_t (*)[4])(w + ref->val),
+                                    true,
+                                    in + (size_t)nverts * NV50_VP_IN_WORDS);
+            break;
+        }
+        in_words = nw;
+        r.slot[k] = nverts++;
+    }
+    nv50_vfetch_end(vf);
+    st->counter[NV50_3D_COUNTER_VFETCH_VERTICES] += fetched;
+    st->counter[NV50_3D_COUNTER_VP_LAUNCHES] += nverts;
+
+    /* the VP reads in_words-word inputs: pack them */
+    for (unsigned v = 1; v < nverts && in_words < NV50_VP_IN_WORDS; v++) {
+        memmove(in + (size_t)v * in_words, in + (size_t)v * NV50_VP_IN_WORDS,
+                4ull * in_words);
+    }
+    r.verts = g_new(NV50PipeVertex, MAX(nverts, 1u));
+    if (nverts && !nv50_vp_run(c, st, in, MAX(in_words, 1u), nverts,
+                               r.verts)) {
+        goto out;
+    }
+    r.draw = nv50_st(st, NV50_3D_RASTERIZE_ENABLE) & 1;
+    seg = g_new(uint32_t, refs->len);
+    for (unsigned k = 0; k <= refs->len; k++) {
+        if (k == refs->len ||
+            g_array_index(refs, VtxRef, k).kind == REF_BREAK) {
+            assemble(&r, seg, nseg);
+            nseg = 0;
+        } else {
+            seg[nseg++] = k;
+        }
+    }
+    st->counter[NV50_3D_COUNTER_VFETCH_PRIMITIVES] += r.assembled;
+    st->counter[NV50_3D_COUNTER_GENERATED_PRIMITIVES] += r.assembled;
+    if (r.draw) {
+        st->counter[NV50_3D_COUNTER_RAST_PRIMITIVES_PRECLIP] += r.assembled;
+        st->counter[NV50_3D_COUNTER_RAST_PRIMITIVES_POSTCLIP] += r.emitted;
+    }
+out:
+    g_free(r.verts);
+    g_free(r.slot);
+}
+
+/* --- methods --- */
+
+static unsigned gl_prim(uint32_t mthd, uint32_t data)
+{
+    unsigned p = data & 0x0fffffff;
+
+    if (mthd == NV50_3D_VERTEX_BEGIN_D3D) {
+        static const uint8_t d3d[16] = {
+            [1] = NV50_GL_POINTS, [2] = NV50_GL_LINES,
+            [3] = NV50_GL_LINE_STRIP, [4] = NV50_GL_TRIANGLES,
+            [5] = NV50_GL_TRIANGLE_STRIP, [0xa] = NV50_GL_LINES_ADJ,
+            [0xb] = NV50_GL_LINE_STRIP_ADJ, [0xc] = NV50_GL_TRIANGLES_ADJ,
+            [0xd] = NV50_GL_TRIANGLE_STRIP_ADJ,
+        };
+
+        if (p == 0 || (p > 5 && p < 0xa) || p > 0xd) {
+            return NV50_GL_PRIMS;
+        }
+        return d3d[p];
+    }
+    return p < NV50_GL_PRIMS ? p : NV50_GL_PRIMS;
+}
+
+static void begin(NV50GrCall *c, NV50Gr3dState *st, NV50Draw *d,
+                  uint32_t mthd, uint32_t data)
+{
+    if (d->active) {
+        /* UNVERIFIED: the hardware's error for a BEGIN inside BEGIN */
+        gemu_log_once(LOG_GUEST_ERROR, "nv50-draw-begin2", 0, "nv50: 3D "
+                      "VERTEX_BEGIN inside BEGIN/END: the first is "
+                      "dropped\n");
+    }
+    g_array_set_size(d->refs, 0);
+    g_array_set_size(d->words, 0);
+    d->inl_have = 0;
+    d->active = true;
+    st->in_begin = true;
+    d->prim = gl_prim(mthd, data);
+    d->vid = nv50_st(st, NV50_3D_VERTEX_ID_BASE);
+    if (!(data & 0x40000000u) || c->class_id < 0x8397) {
+        d->instance = (data & 0x10000000u) ? d->instance + 1 : 0;
+    }
+    d->skipped = !nv50_3d_cond_passes(c, st);
+    if (d->skipped) {
+        gemu_log_once(LOG_UNIMP, "nv50-3d-cond-skip", mthd, "nv50: 3D %s "
+                      "skipped by COND_MODE %u\n",
+                      mthd == NV50_3D_VERTEX_BEGIN_GL ? "VERTEX_BEGIN_GL"
+                                                      : "VERTEX_BEGIN_D3D",
+                      nv50_st(st, NV50_3D_COND_MODE));
+    }
+    if (d->prim == NV50_GL_PRIMS) {
+        nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR, NV50_GR_DERR_INVALID_ENUM,
+                      "VERTEX_BEGIN primitive 0x%x (UNVERIFIED error)",
+                      data & 0x0fffffff);
+        d->skipped = true;
+    }
+}
+
+bool nv50_3d_draw_method(NV50GrCall *c, NV50Gr3dState *st, uint32_t mthd,
+                         uint32_t data)
+{
+    NV50Draw *d;
+    bool last;
+    int a;
+
+    switch (mthd) {
+    case NV50_3D_VERTEX_BEGIN_GL:
+    case NV50_3D_VERTEX_BEGIN_D3D:
+        begin(c, st, draw_get(st), mthd, data);
+        return true;
+    case NV50_3D_VERTEX_END_GL:
+    case NV50_3D_VERTEX_END_D3D:
+        d = draw_get(st);
+        st->in_begin = false;
+        if (d->active && !d->skipped) {
+            draw_run(c, st, d);
+        }
+        d->active = false;
+        g_array_set_size(d->refs, 0);
+        g_array_set_size(d->words, 0);
+        return true;
+    case NV50_3D_VERTEX_ID_BASE:
+        draw_get(st)->vid = data;
+        return false;           /* stored: an ordinary method too */
+    case NV50_3D_VB_ELEMENT_U8_SETUP:
+    case NV50_3D_VB_ELEMENT_U16_SETUP:
+        d = draw_get(st);
+        a = mthd == NV50_3D_VB_ELEMENT_U16_SETUP;
+        d->skip[a] = (data >> 30) >> a;
+        d->count[a] = data & 0x3fffffff;
+        d->limited[a] = data != 0;
+        return true;
+    case NV50_3D_VB_ELEMENT_U32:
+    case NV50_3D_VB_ELEMENT_U16:
+    case NV50_3D_VB_ELEMENT_U8:
+    case NV50_3D_VERTEX_BUFFER_FIRST:
+    case NV50_3D_VERTEX_BUFFER_COUNT:
+    case NV50_3D_VERTEX_DATA:
+        break;
+    default:
+        if (mthd < NV50_3D_VTX_ATTR_FIRST || mthd >= NV50_3D_VTX_ATTR_END) {
+            return false;
+        }
+        d = draw_get(st);
+        a = vtx_attr(d, mthd, data, &last);
+        if (a == 0 && last && d->active && !d->skipped) {
+            g_array_append_vals(d->words, d->cur, NV50_VTX_ATTRIBS * 4);
+            add_ref(d, REF_IMMEDIATE, d->words->len - NV50_VTX_ATTRIBS * 4,
+                    d->vid++);
+        }
+        return true;
+    }
+    d = draw_get(st);
+    if (!d->active) {
+        /* UNVERIFIED: the hardware's error for vertices outside BEGIN */
+        gemu_log_once(LOG_GUEST_ERROR, "nv50-draw-outside", mthd, "nv50: 3D "
+                      "method 0x%04x outside VERTEX_BEGIN/END: ignored\n",
+                      mthd);
+        return true;
+    }
+    if (d->skipped) {
+        return true;
+    }
+    switch (mthd) {
+    case NV50_3D_VB_ELEMENT_U32:
+        add_index(st, d, data);
+        break;
+    case NV50_3D_VB_ELEMENT_U16:
+        add_packed(st, d, 1, data, 2, 16);
+        break;
+    case NV50_3D_VB_ELEMENT_U8:
+        add_packed(st, d, 0, data, 4, 8);
+        break;
+    case NV50_3D_VERTEX_BUFFER_COUNT:
+        add_arrays(st, d, data);
+        break;
+    case NV50_3D_VERTEX_DATA:
+        add_inline(st, d, data);
+        break;
+    }
+    return true;
+}

@@ -1,0 +1,414 @@
+/*
+ * Clipping, the perspective divide, the viewport, depth range, culling
+ * and front face: assembled primitives of NV50PipeVertex into
+ * NV50PipePrims (rnndb g80_3d.xml; what Mesa's nv50_state.c sends).
+ *
+ * - Planes, as signed distances (clip coordinates), a vertex inside
+ *   where all are >= 0:
+ *   - near z + w (DEPTH_CLIP_NEGATIVE_Z: z), unless VIEW_VOLUME_CLIP_CTRL
+ *     DEPTH_CLAMP_NEAR; far w - z, unless DEPTH_CLAMP_FAR (Mesa sets
+ *     both for depth_clip_near = false);
+ *   - x and y: a guard band, not the view volume: a primitive is cut only
+ *     where it leaves +-GUARD_BAND pixels of the render target's
+ *     origin, so the rasteriser (hw/core/raster.c) gets coordinates it
+ *     takes; what lies outside the viewport but inside the band is the
+ *     back end's to bound (scissor/viewport rectangles, nv50_rop_bounds).
+ *     UNVERIFIED: the G84's band size, and whether VIEW_VOLUME_CLIP_CTRL
+ *     UNK7 (Mesa: set) asks for exact x/y clipping -- a triangle drawn
+ *     through the band and bounded by the viewport rectangle covers the
+ *     same pixels;
+ *   - w >= W_MIN, so the divide is safe;
+ *   - user clip distances: SEMANTIC_CLIP (first result, count), those
+ *     CLIP_DISTANCE_ENABLE enables, CLIP mode cut, CULL mode (rnndb
+ *     CLIP_DISTANCE_MODE) drops a primitive all of whose vertices have
+ *     that distance < 0.
+ *   Points are dropped when outside; lines cut; triangles cut
+ *   (Sutherland-Hodgman) and the polygon fanned from its first vertex.
+ *   New vertices interpolate position and every result word (as floats)
+ *   linearly in clip space; the provoking vertex stays the original.
+ * - VIEWPORT_TRANSFORM_EN: x / w * SCALE + TRANSLATE (viewport 0), the
+ *   same for y and z; without it the position is taken as window
+ *   coordinates (Mesa's blits), unclipped and undivided (UNVERIFIED).
+ *   z is clamped to [DEPTH_RANGE_NEAR, DEPTH_RANGE_FAR] (UNVERIFIED:
+ *   that the clamp applies without the DEPTH_CLAMP bits; it only
+ *   matters for those).
+ * - Facing: GL's signed area of the window-space triangle (raw window
+ *   coordinates, as gallium's front_ccw assumes), CCW > 0; FRONT_FACE
+ *   CW/CCW names the front; CULL_FACE_ENABLE with CULL_FACE FRONT,
+ *   BACK or FRONT_AND_BACK drops; zero-area triangles are dropped.
+ * - POLYGON_MODE_FRONT/BACK LINE or POINT: the triangle's (or clipped
+ *   piece's) edges or corners (UNVERIFIED: edges added by clipping are
+ *   drawn too; EDGEFLAG is ignored).
+ * - Widths: lines LINE_WIDTH, points the vertex's point size.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "gemu/osdep.h"
+#include "gemu/log.h"
+#include "draw.h"
+
+#define GUARD_BAND      16384.0f
+#define W_MIN           1e-20f
+#define MAX_PLANES      (6 + 8)
+#define MAX_POLY        (3 + MAX_PLANES)
+#define POLY_MODE_POINT 0x1b00
+#define POLY_MODE_LINE  0x1b01
+
+typedef struct ClipState {
+    const NV50Gr3dState *st;
+    bool transform;
+    float scale[3], translate[3];
+    float zmin, zmax;
+    /* frustum planes: dist = dot(plane, clip) */
+    float plane[MAX_PLANES][4];
+    unsigned nplanes;
+    /* user clip distances: result words */
+    unsigned ucd_word[8];
+    unsigned nucd;
+    NV50PrimEmit emit;
+    void *opaque;
+    const NV50PipeVertex *provoking;
+    /* vertices made by clipping */
+    NV50PipeVertex *pool;
+    unsigned npool;
+    unsigned emitted;
+} ClipState;
+
+static float u2f(uint32_t u)
+{
+    float f;
+
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static uint32_t f2u(float f)
+{
+    uint32_t u;
+
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static void add_plane(ClipState *cs, float a, float b, float c, float d)
+{
+    float *p = cs->plane[cs->nplanes++];
+
+    p[0] = a;
+    p[1] = b;
+    p[2] = c;
+    p[3] = d;
+}
+
+static void clip_setup(ClipState *cs, const NV50Gr3dState *st)
+{
+    uint32_t vvcc = nv50_st(st, NV50_3D_VIEW_VOLUME_CLIP_CTRL);
+    uint32_t en = nv50_st(st, NV50_3D_CLIP_DISTANCE_ENABLE);
+    uint32_t mode = nv50_st(st, NV50_3D_CLIP_DISTANCE_MODE);
+    uint32_t sem = nv50_st(st, NV50_3D_SEMANTIC_CLIP);
+    float n = nv50_stf(st, NV50_3D_DEPTH_RANGE_NEAR);
+    float f = nv50_stf(st, NV50_3D_DEPTH_RANGE_FAR);
+
+    memset(cs, 0, sizeof(*cs));
+    cs->st = st;
+    cs->transform = nv50_st(st, NV50_3D_VIEWPORT_TRANSFORM_EN) & 1;
+    for (unsigned i = 0; i < 3; i++) {
+        cs->scale[i] = nv50_stf(st, NV50_3D_VIEWPORT_SCALE_X + 4 * i);
+        cs->translate[i] = nv50_stf(st, NV50_3D_VIEWPORT_TRANSLATE_X + 4 * i);
+    }
+    cs->zmin = MIN(n, f);
+    cs->zmax = MAX(n, f);
+    if (!cs->transform) {
+        return;
+    }
+    if (!(vvcc & NV50_3D_VVCC_DEPTH_CLAMP_NEAR)) {
+        if (nv50_st(st, NV50_3D_DEPTH_CLIP_NEGATIVE_Z) & 1) {
+            add_plane(cs, 0, 0, 1, 0);
+        } else {
+            add_plane(cs, 0, 0, 1, 1);
+        }
+    }
+    if (!(vvcc & NV50_3D_VVCC_DEPTH_CLAMP_FAR)) {
+        add_plane(cs, 0, 0, -1, 1);
+    }
+    /* -L <= s x / w + t <= L */
+    add_plane(cs, cs->scale[0], 0, 0, cs->translate[0] + GUARD_BAND);
+    add_plane(cs, -cs->scale[0], 0, 0, GUARD_BAND - cs->translate[0]);
+    add_plane(cs, 0, cs->scale[1], 0, cs->translate[1] + GUARD_BAND);
+    add_plane(cs, 0, -cs->scale[1], 0, GUARD_BAND - cs->translate[1]);
+    add_plane(cs, 0, 0, 0, 1);      /* w >= W_MIN, see dist() */
+    for (unsigned k = 0; k < 8 && k < ((sem >> 8) & 0xf); k++) {
+        if ((en >> k) & 1 && !((mode >> (4 * k)) & 1)) {
+            cs->ucd_word[cs->nucd++] = (sem & 0xff) + k;
+        }
+    }
+}
+
+/* Distance of @v to plane @p (frustum planes, then user distances). */
+static float dist(const ClipState *cs, const NV50PipeVertex *v, unsigned p)
+{
+    if (p < cs->nplanes) {
+        const float *pl = cs->plane[p];
+
+        if (p == cs->nplanes - 1) {
+            return v->clip[3] - W_MIN;
+        }
+        return pl[0] * v->clip[0] + pl[1] * v->clip[1] +
+               pl[2] * v->clip[2] + pl[3] * v->clip[3];
+    }
+    p -= cs->nplanes;
+    return cs->ucd_word[p] < v->out_words ? u2f(v->out[cs->ucd_word[p]]) : 0;
+}
+
+/* CULL-mode user distances: true if the primitive is to be dropped. */
+static bool ucd_culled(const NV50Gr3dState *st, const NV50PipeVertex *const *v,
+                       unsigned n)
+{
+    uint32_t en = nv50_st(st, NV50_3D_CLIP_DISTANCE_ENABLE);
+    uint32_t mode = nv50_st(st, NV50_3D_CLIP_DISTANCE_MODE);
+    uint32_t sem = nv50_st(st, NV50_3D_SEMANTIC_CLIP);
+
+    for (unsigned k = 0; k < 8 && k < ((sem >> 8) & 0xf); k++) {
+        unsigned w = (sem & 0xff) + k;
+        bool all_out = true;
+
+        if (!((en >> k) & 1) || !((mode >> (4 * k)) & 1)) {
+            continue;
+        }
+        for (unsigned i = 0; i < n && all_out; i++) {
+            all_out = w < v[i]->out_words && u2f(v[i]->out[w]) < 0;
+        }
+        if (all_out) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static NV50PipeVertex *lerp(ClipState *cs, const NV50PipeVertex *a,
+                            const NV50PipeVertex *b, float t)
+{
+    NV50PipeVertex *v;
+
+    if (!cs->pool) {
+        cs->pool = g_new(NV50PipeVertex, MAX_POLY * 2);
+    }
+    g_assert(cs->npool < MAX_POLY * 2);
+    v = &cs->pool[cs->npool++];
+    for (unsigned i = 0; i < 4; i++) {
+        v->clip[i] = a->clip[i] + t * (b->clip[i] - a->clip[i]);
+    }
+    v->point_size = a->point_size + t * (b->point_size - a->point_size);
+    v->out_words = a->out_words;
+    for (unsigned i = 0; i < a->out_words; i++) {
+        float fa = u2f(a->out[i]), fb = u2f(b->out[i]);
+
+        v->out[i] = a->out[i] == b->out[i] ? a->out[i]
+                                           : f2u(fa + t * (fb - fa));
+    }
+    return v;
+}
+
+static void to_screen(const ClipState *cs, const NV50PipeVertex *v,
+                      RasterVert *r)
+{
+    float w = v->clip[3];
+
+    if (cs->transform) {
+        float iw = 1.0f / w;
+
+        r->x = v->clip[0] * iw * cs->scale[0] + cs->translate[0];
+        r->y = v->clip[1] * iw * cs->scale[1] + cs->translate[1];
+        r->z = v->clip[2] * iw * cs->scale[2] + cs->translate[2];
+        r->inv_w = iw;
+    } else {
+        r->x = v->clip[0];
+        r->y = v->clip[1];
+        r->z = v->clip[2];
+        r->inv_w = w != 0 ? 1.0f / w : 1.0f;
+    }
+    r->z = MIN(MAX(r->z, cs->zmin), cs->zmax);
+}
+
+static void emit_prim(ClipState *cs, NV50PrimKind kind,
+                      const NV50PipeVertex *const *v, bool front)
+{
+    NV50PipePrim p = {
+        .kind = kind,
+        .nverts = kind == NV50_PRIM_POINTS ? 1 :
+                  kind == NV50_PRIM_LINES ? 2 : 3,
+        .provoking = cs->provoking,
+        .front = front,
+    };
+
+    for (unsigned i = 0; i < p.nverts; i++) {
+        p.v[i] = v[i];
+        to_screen(cs, v[i], &p.scr[i]);
+    }
+    if (kind == NV50_PRIM_LINES) {
+        p.width = nv50_stf(cs->st, NV50_3D_LINE_WIDTH);
+    } else if (kind == NV50_PRIM_POINTS) {
+        p.width = v[0]->point_size;
+    }
+    cs->emit(cs->opaque, &p);
+    cs->emitted++;
+}
+
+/* A triangle (already clipped): facing, culling, polygon mode. */
+static void emit_triangle(ClipState *cs, const NV50PipeVertex *const *v)
+{
+    const NV50Gr3dState *st = cs->st;
+    RasterVert r[3];
+    float area;
+    bool ccw, front;
+    uint32_t mode;
+
+    for (unsigned i = 0; i < 3; i++) {
+        to_screen(cs, v[i], &r[i]);
+    }
+    area = (r[0].x * r[1].y - r[1].x * r[0].y) +
+           (r[1].x * r[2].y - r[2].x * r[1].y) +
+           (r[2].x * r[0].y - r[0].x * r[2].y);
+    if (!(area != 0)) {
+        return;         /* zero area, or NaN */
+    }
+    ccw = area > 0;
+    front = ccw == (nv50_st(st, NV50_3D_FRONT_FACE) == NV50_3D_FRONT_FACE_CCW);
+    if (nv50_st(st, NV50_3D_CULL_FACE_ENABLE) & 1) {
+        switch (nv50_st(st, NV50_3D_CULL_FACE)) {
+        case NV50_3D_CULL_FACE_FRONT:
+            if (front) {
+                return;
+            }
+            break;
+        case NV50_3D_CULL_FACE_BACK:
+            if (!front) {
+                return;
+            }
+            break;
+        case NV50_3D_CULL_FACE_FRONT_AND_BACK:
+            return;
+        }
+    }
+    mode = nv50_st(st, front ? NV50_3D_POLYGON_MODE_FRONT
+                             : NV50_3D_POLYGON_MODE_BACK);
+    if (mode == POLY_MODE_LINE) {
+        for (unsigned i = 0; i < 3; i++) {
+            const NV50PipeVertex *e[2] = { v[i], v[(i + 1) % 3] };
+
+            emit_prim(cs, NV50_PRIM_LINES, e, front);
+        }
+        return;
+    }
+    if (mode == POLY_MODE_POINT) {
+        for (unsigned i = 0; i < 3; i++) {
+            emit_prim(cs, NV50_PRIM_POINTS, &v[i], front);
+        }
+        return;
+    }
+    emit_prim(cs, NV50_PRIM_TRIANGLES, v, front);
+}
+
+unsigned nv50_clip_prim(const NV50Gr3dState *st, NV50PrimKind kind,
+                        const NV50PipeVertex *const *v,
+                        const NV50PipeVertex *provoking,
+                        NV50PrimEmit emit, void *opaque)
+{
+    unsigned n = kind == NV50_PRIM_POINTS ? 1 :
+                 kind == NV50_PRIM_LINES ? 2 : 3;
+    unsigned planes, out_mask = 0;
+    ClipState cs;
+
+    if (ucd_culled(st, v, n)) {
+        return 0;
+    }
+    clip_setup(&cs, st);
+    cs.emit = emit;
+    cs.opaque = opaque;
+    cs.provoking = provoking;
+    planes = cs.nplanes + cs.nucd;
+    for (unsigned p = 0; p < planes; p++) {
+        for (unsigned i = 0; i < n; i++) {
+            if (!(dist(&cs, v[i], p) >= 0)) {
+                out_mask |= 1u << p;
+            }
+        }
+    }
+    if (!out_mask) {
+        if (kind == NV50_PRIM_TRIANGLES) {
+            emit_triangle(&cs, v);
+        } else {
+            emit_prim(&cs, kind, v, true);
+        }
+        return cs.emitted;
+    }
+    if (kind == NV50_PRIM_POINTS) {
+        return 0;
+    }
+    if (kind == NV50_PRIM_LINES) {
+        float t0 = 0, t1 = 1;
+        const NV50PipeVertex *e[2];
+
+        for (unsigned p = 0; p < planes; p++) {
+            float d0 = dist(&cs, v[0], p), d1 = dist(&cs, v[1], p);
+
+            if (!(out_mask & (1u << p))) {
+                continue;
+            }
+            if (!(d0 >= 0) && !(d1 >= 0)) {
+                return 0;
+            }
+            if (d0 < 0) {
+                t0 = MAX(t0, d0 / (d0 - d1));
+            } else if (d1 < 0) {
+                t1 = MIN(t1, d0 / (d0 - d1));
+            }
+        }
+        if (t0 >= t1) {
+            return 0;
+        }
+        e[0] = t0 > 0 ? lerp(&cs, v[0], v[1], t0) : v[0];
+        e[1] = t1 < 1 ? lerp(&cs, v[0], v[1], t1) : v[1];
+        emit_prim(&cs, NV50_PRIM_LINES, e, true);
+        g_free(cs.pool);
+        return cs.emitted;
+    }
+    {
+        const NV50PipeVertex *poly[2][MAX_POLY];
+        unsigned cnt = 3, cur = 0;
+
+        for (unsigned i = 0; i < 3; i++) {
+            poly[0][i] = v[i];
+        }
+        for (unsigned p = 0; p < planes && cnt >= 3; p++) {
+            const NV50PipeVertex **in = poly[cur], **out = poly[cur ^ 1];
+            unsigned m = 0;
+
+            if (!(out_mask & (1u << p))) {
+                continue;
+            }
+            for (unsigned i = 0; i < cnt; i++) {
+                const NV50PipeVertex *a = in[i], *b = in[(i + 1) % cnt];
+                float da = dist(&cs, a, p), db = dist(&cs, b, p);
+
+                if (da >= 0) {
+                    out[m++] = a;
+                }
+                if ((da >= 0) != (db >= 0) && m < MAX_POLY) {
+                    out[m++] = lerp(&cs, a, b, da / (da - db));
+                }
+            }
+            cnt = MIN(m, (unsigned)MAX_POLY);
+            cur ^= 1;
+        }
+        for (unsigned i = 1; i + 1 < cnt; i++) {
+            const NV50PipeVertex *t[3] = {
+                poly[cur][0], poly[cur][i], poly[cur][i + 1],
+            };
+
+            emit_triangle(&cs, t);
+        }
+    }
+    g_free(cs.pool);
+    return cs.emitted;
+}

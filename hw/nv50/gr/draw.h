@@ -1,0 +1,200 @@
+/*
+ * The 3D pipeline's front end (pipe.h's first four stages), the
+ * interfaces between them: 3d-draw.c (draw methods, vertex streams,
+ * primitive assembly), vfetch.c (vertex attributes into VP inputs),
+ * vp.c (VP warps on the MPs, the result map) and clip.c (clipping, the
+ * perspective divide, viewport, depth range, culling), which hands
+ * NV50PipePrims to an emit callback (the back end's nv50_fp_draw, or a
+ * test's).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef HW_NV50_GR_DRAW_H
+#define HW_NV50_GR_DRAW_H
+
+#include "pipe.h"
+
+#define NV50_VTX_ATTRIBS        16
+/* a[] words a VP reads: 16 attributes x 4, VertexID, InstanceID, PrimID */
+#define NV50_VP_IN_WORDS        (NV50_VTX_ATTRIBS * 4 + 3)
+
+/* 3D methods the front end reads (rnndb g80_3d.xml) */
+#define NV50_3D_VTX_ATTR_FIRST          0x0300
+#define NV50_3D_VTX_ATTR_END            0x0900
+#define NV50_3D_VERTEX_ARRAY_FETCH(i)   (0x0900 + (i) * 16)
+#define NV50_3D_VERTEX_ARRAY_FETCH_ENABLE 0x20000000u
+#define NV50_3D_VERTEX_ARRAY_START_HIGH(i) (0x0904 + (i) * 16)
+#define NV50_3D_VERTEX_ARRAY_DIVISOR(i) (0x090c + (i) * 16)
+#define NV50_3D_VIEWPORT_SCALE_X        0x0a00      /* viewport 0 */
+#define NV50_3D_VIEWPORT_TRANSLATE_X    0x0a0c
+#define NV50_3D_DEPTH_RANGE_NEAR        0x0c08
+#define NV50_3D_DEPTH_RANGE_FAR         0x0c0c
+#define NV50_3D_DEPTH_CLIP_NEGATIVE_Z   0x0d7c
+#define NV50_3D_PRIM_RESTART_WITH_DRAW_ARRAYS 0x0de8
+#define NV50_3D_VERTEX_ARRAY_PER_INSTANCE(i) (0x1000 + (i) * 4)
+#define NV50_3D_VERTEX_ARRAY_LIMIT_HIGH(i) (0x1080 + (i) * 8)
+#define NV50_3D_VERTEX_ID_BASE          0x1118
+#define NV50_3D_LOCAL_SIZE_LOG          0x12e0
+#define NV50_3D_VB_ELEMENT_U8_SETUP     0x1300
+#define NV50_3D_LINE_WIDTH              0x13b0
+#define NV50_3D_VP_START_ID             0x140c
+#define NV50_3D_VB_ELEMENT_BASE         0x1434
+#define NV50_3D_VB_INSTANCE_BASE        0x1438
+#define NV50_3D_CLIP_DISTANCE_ENABLE    0x1510
+#define NV50_3D_POINT_SIZE              0x1518
+#define NV50_3D_VB_ELEMENT_U16_SETUP    0x15ec
+#define NV50_3D_PRIM_RESTART_ENABLE     0x1644
+#define NV50_3D_PRIM_RESTART_INDEX      0x1648
+#define NV50_3D_VP_GP_BUILTIN_ATTR_EN   0x164c
+#define NV50_3D_VP_ATTR_EN(i)           (0x1650 + (i) * 4)
+#define NV50_3D_PROVOKING_VERTEX_LAST   0x1684
+#define NV50_3D_VERTEX_TWO_SIDE_ENABLE  0x1688
+#define NV50_3D_VP_RESULT_MAP_SIZE      0x16ac
+#define NV50_3D_VP_REG_ALLOC_TEMP       0x16b0
+#define NV50_3D_VP_REG_ALLOC_RESULT     0x16b8
+#define NV50_3D_VP_RESULT_MAP(i)        (0x16bc + (i) * 4)
+#define NV50_3D_VP_RESULT_MAP__LEN      17
+#define NV50_3D_GP_ENABLE               0x1798
+#define NV50_3D_RASTERIZE_ENABLE        0x17b4
+#define NV50_3D_SEMANTIC_COLOR          0x1904
+#define NV50_3D_SEMANTIC_CLIP           0x1908
+#define NV50_3D_SEMANTIC_PTSZ           0x1910
+#define NV50_3D_CULL_FACE_ENABLE        0x1918
+#define NV50_3D_FRONT_FACE              0x191c
+#define NV50_3D_CULL_FACE               0x1920
+#define NV50_3D_VIEWPORT_TRANSFORM_EN   0x192c
+#define NV50_3D_VIEW_VOLUME_CLIP_CTRL   0x193c
+#define NV50_3D_CLIP_DISTANCE_MODE      0x1940
+#define NV50_3D_POLYGON_MODE_FRONT      0x0dac
+#define NV50_3D_POLYGON_MODE_BACK       0x0db0
+#define NV50_3D_VERTEX_ARRAY_ATTRIB(i)  (0x1ac0 + (i) * 4)
+
+#define NV50_3D_VVCC_DEPTH_CLAMP_NEAR   0x00000008u
+#define NV50_3D_VVCC_DEPTH_CLAMP_FAR    0x00000010u
+#define NV50_3D_FRONT_FACE_CW           0x0900
+#define NV50_3D_FRONT_FACE_CCW          0x0901
+#define NV50_3D_CULL_FACE_FRONT         0x0404
+#define NV50_3D_CULL_FACE_BACK          0x0405
+#define NV50_3D_CULL_FACE_FRONT_AND_BACK 0x0408
+#define NV50_3D_BUILTIN_VERTEX_ID       0x0001u
+#define NV50_3D_BUILTIN_INSTANCE_ID     0x0010u
+#define NV50_3D_BUILTIN_PRIMITIVE_ID    0x0100u
+#define NV50_3D_BUILTIN_VERTEX_ID_ADD_START 0x1000u
+
+/* VERTEX_BEGIN_GL primitives (D3D's are mapped onto these) */
+enum {
+    NV50_GL_POINTS, NV50_GL_LINES, NV50_GL_LINE_LOOP, NV50_GL_LINE_STRIP,
+    NV50_GL_TRIANGLES, NV50_GL_TRIANGLE_STRIP, NV50_GL_TRIANGLE_FAN,
+    NV50_GL_QUADS, NV50_GL_QUAD_STRIP, NV50_GL_POLYGON,
+    NV50_GL_LINES_ADJ, NV50_GL_LINE_STRIP_ADJ, NV50_GL_TRIANGLES_ADJ,
+    NV50_GL_TRIANGLE_STRIP_ADJ,
+    NV50_GL_PRIMS,
+};
+
+static inline uint32_t nv50_st(const NV50Gr3dState *st, uint32_t mthd)
+{
+    return st->mthd[mthd >> 2];
+}
+
+static inline float nv50_stf(const NV50Gr3dState *st, uint32_t mthd)
+{
+    uint32_t u = st->mthd[mthd >> 2];
+    float f;
+
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* --- vfetch.c --- */
+
+/* Where one vertex of the stream comes from. */
+typedef enum NV50VtxSrc {
+    NV50_VTX_ARRAY,         /* vertex arrays at an index */
+    NV50_VTX_WORDS,         /* VERTEX_DATA words or a VTX_ATTR snapshot */
+} NV50VtxSrc;
+
+/*
+ * One draw's view of the vertex arrays: the 16 attributes as
+ * VERTEX_ARRAY_ATTRIB/FETCH/START/LIMIT/DIVISOR/PER_INSTANCE say, with a
+ * small read cache per array.
+ */
+typedef struct NV50Vfetch NV50Vfetch;
+
+NV50Vfetch *nv50_vfetch_begin(NV50GrCall *c, const NV50Gr3dState *st);
+void nv50_vfetch_end(NV50Vfetch *vf);
+/*
+ * The VP inputs of one vertex (the enabled components of VP_ATTR_EN
+ * packed, then VertexID and InstanceID as VP_GP_BUILTIN_ATTR_EN
+ * enables them) into @in; returns the number of words.  @index: the
+ * array index (base already added); @words: inline data (NV50_VTX_WORDS)
+ * in the attributes' formats, or NULL; @cur: the VTX_ATTR values
+ * (CONST attributes, 4 words each; @all_const: every attribute, for
+ * an immediate-mode vertex).
+ */
+unsigned nv50_vfetch_vertex(NV50Vfetch *vf, uint32_t index,
+                            const uint32_t *words, uint32_t vertex_id,
+                            uint32_t instance_id,
+                            const uint32_t cur[NV50_VTX_ATTRIBS][4],
+                            bool all_const, uint32_t *in);
+/* Words one inline vertex takes (the non-CONST attributes' sizes). */
+unsigned nv50_vfetch_inline_words(const NV50Gr3dState *st);
+/*
+ * Decode one attribute of format word @attrib (VERTEX_ARRAY_ATTRIB)
+ * from @bytes into 4 words (floats, or integers for UINT/SINT), the
+ * missing components (0, 0, 0, 1); false if the format is invalid.
+ * Exposed for tests.
+ */
+bool nv50_vfetch_decode(uint32_t attrib, const uint8_t *bytes,
+                        uint32_t out[4]);
+/* Bytes an attribute of format word @attrib takes (0: invalid format). */
+unsigned nv50_vfetch_size(uint32_t attrib);
+
+/* --- vp.c --- */
+
+/*
+ * Run the VP over @n vertices (@in: in_words words each) as warps of
+ * 32 spread over the MPs; @out gets each vertex's result words after
+ * VP_RESULT_MAP (NV50PipeVertex: clip position, point size, out[]).
+ * False (a trap raised) if the program trapped or cannot run.
+ */
+bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
+                 unsigned in_words, unsigned n, NV50PipeVertex *out);
+
+/* --- clip.c --- */
+
+typedef void (*NV50PrimEmit)(void *opaque, const NV50PipePrim *prim);
+
+/*
+ * One assembled primitive (1, 2 or 3 vertices in the order of the
+ * stream, @provoking its provoking vertex, for flat shading): clip,
+ * divide, viewport, cull, then @emit each piece.  Returns the number of
+ * primitives emitted.
+ */
+unsigned nv50_clip_prim(const NV50Gr3dState *st, NV50PrimKind kind,
+                        const NV50PipeVertex *const *v,
+                        const NV50PipeVertex *provoking,
+                        NV50PrimEmit emit, void *opaque);
+
+/* --- 3d-draw.c --- */
+
+/* The front end's per-channel state (NV50Gr3dState.draw). */
+typedef struct NV50Draw NV50Draw;
+
+/*
+ * A method after 3d.c stored it in mthd[]: true if it is the front
+ * end's (VERTEX_BEGIN/END_GL/D3D, VB_ELEMENT_*, VERTEX_BUFFER_FIRST/
+ * COUNT, VERTEX_DATA, VTX_ATTR_*, VERTEX_ID_BASE) and is done.
+ */
+bool nv50_3d_draw_method(NV50GrCall *c, NV50Gr3dState *st, uint32_t mthd,
+                         uint32_t data);
+void nv50_3d_draw_free(NV50Gr3dState *st);
+
+/*
+ * Where assembled, clipped primitives go: by default the back end
+ * (nv50_rop_begin, nv50_fp_draw per primitive, nv50_rop_end); a test
+ * may take them instead (NULL restores the default).
+ */
+void nv50_3d_draw_set_emit(NV50Gr3dState *st, NV50PrimEmit emit,
+                           void *opaque);
+
+#endif

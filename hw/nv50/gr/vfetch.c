@@ -1,0 +1,362 @@
+/*
+ * Vertex fetch: the 16 vertex attributes of a 3D draw into VP inputs
+ * (rnndb g80_3d.xml; what Mesa's nv50_vbo.c and nv50_push.c send).
+ *
+ * - VERTEX_ARRAY_ATTRIB[i]: BUFFER (the array, Mesa: i), CONST (the
+ *   last VTX_ATTR_* value instead of memory), OFFSET (bytes into the
+ *   array's element), FORMAT (g80_vtxelt_format: 1 to 4 components of
+ *   8, 16 or 32 bits, 10_10_10_2, 11_11_10), TYPE (FLOAT, UNORM, SNORM,
+ *   USCALED, SSCALED converted to float; UINT, SINT as integers; 16-bit
+ *   FLOAT is half), BGRA (components 0 and 2 swapped).  Missing
+ *   components read (0, 0, 0, 1), the 1 an integer for UINT/SINT.
+ *   UNVERIFIED: TYPE is two 3-bit copies of g80_vtxelt_type; gemu reads
+ *   the low one.
+ * - VERTEX_ARRAY_FETCH[b]: STRIDE and ENABLE; START (40 bits, through
+ *   DMA_VTXBUF, 0: the channel's VM, as Mesa leaves it), LIMIT (the last
+ *   byte), PER_INSTANCE[b] with DIVISOR[b]: element VB_INSTANCE_BASE +
+ *   InstanceID / DIVISOR (UNVERIFIED: DIVISOR 0 taken as 1).  Elements
+ *   past LIMIT, or that fault, read as zero bytes (UNVERIFIED: the
+ *   hardware's out-of-bounds rule; logged once).  A disabled array and
+ *   an invalid FORMAT read (0, 0, 0, 1).
+ * - Inline vertices (VERTEX_DATA): each non-CONST attribute with a valid
+ *   format in order, its size rounded up to 4 bytes (Mesa's translate
+ *   layout, nv50_push.c).
+ * - VP inputs: VP_ATTR_EN[0..1] has 4 component bits per attribute; the
+ *   enabled components are packed into a[] in attribute order, then
+ *   VertexID and InstanceID if VP_GP_BUILTIN_ATTR_EN asks (Mesa's
+ *   nv50_vertprog_assign_slots).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "gemu/osdep.h"
+#include <math.h>
+#include "gemu/log.h"
+#include "gemu/half.h"
+#include "draw.h"
+#include "tpc.h"
+
+#define CHUNK           4096u
+
+enum {
+    TYPE_SNORM = 1, TYPE_UNORM = 2, TYPE_SINT = 3, TYPE_UINT = 4,
+    TYPE_USCALED = 5, TYPE_SSCALED = 6, TYPE_FLOAT = 7,
+};
+
+typedef struct VfArray {
+    NV50CpSpace sp;             /* START .. LIMIT */
+    uint32_t stride;
+    bool enabled;
+    bool per_instance;
+    uint32_t divisor;
+    uint64_t chunk_off;         /* cached [chunk_off, + CHUNK) */
+    bool chunk_valid;
+    uint8_t chunk[CHUNK];
+} VfArray;
+
+struct NV50Vfetch {
+    NV50GrCall *c;
+    const NV50Gr3dState *st;
+    uint32_t attrib[NV50_VTX_ATTRIBS];
+    unsigned inl_off[NV50_VTX_ATTRIBS];  /* inline byte offsets */
+    uint32_t attr_en[2];
+    uint32_t builtin;
+    uint32_t instance_base;
+    VfArray arr[NV50_VTX_ATTRIBS];
+};
+
+/* components and bits of each FORMAT (0: not a format) */
+static const struct {
+    uint8_t n, bits;
+} formats[64] = {
+    [0x01] = { 4, 32 }, [0x02] = { 3, 32 }, [0x03] = { 4, 16 },
+    [0x04] = { 2, 32 }, [0x05] = { 3, 16 }, [0x0a] = { 4, 8 },
+    [0x0f] = { 2, 16 }, [0x12] = { 1, 32 }, [0x13] = { 3, 8 },
+    [0x18] = { 2, 8 }, [0x1b] = { 1, 16 }, [0x1d] = { 1, 8 },
+    [0x30] = { 4, 0 }, [0x31] = { 3, 0 },      /* packed in 32 bits */
+};
+
+static unsigned attr_format(uint32_t attrib)
+{
+    return (attrib >> 19) & 0x3f;
+}
+
+unsigned nv50_vfetch_size(uint32_t attrib)
+{
+    unsigned f = attr_format(attrib);
+
+    if (!formats[f].n) {
+        return 0;
+    }
+    return formats[f].bits ? formats[f].n * formats[f].bits / 8 : 4;
+}
+
+static uint32_t f2u(float f)
+{
+    uint32_t u;
+
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* An unsigned float of 11 or 10 bits (5-bit exponent) to float. */
+static float small_float(uint32_t v, unsigned mbits)
+{
+    unsigned e = v >> mbits, m = v & ((1u << mbits) - 1);
+
+    if (e == 31) {
+        return m ? NAN : INFINITY;
+    }
+    if (!e) {
+        return ldexpf((float)m, -14 - (int)mbits);
+    }
+    return ldexpf(1.0f + (float)m / (float)(1u << mbits), (int)e - 15);
+}
+
+/* One raw component of @bits (1..32) to the type's 32-bit value. */
+static uint32_t convert(uint32_t raw, unsigned bits, unsigned type)
+{
+    uint32_t mask = bits == 32 ? 0xffffffffu : (1u << bits) - 1;
+    int64_t s;
+
+    raw &= mask;
+    if (bits == 32) {
+        s = (int32_t)raw;
+    } else {
+        s = (raw >> (bits - 1)) & 1 ? (int64_t)raw - ((int64_t)mask + 1)
+                                    : (int64_t)raw;
+    }
+    switch (type) {
+    case TYPE_FLOAT:
+        if (bits == 32) {
+            return raw;
+        }
+        if (bits == 16) {
+            return f2u(gemu_half_to_float(raw));
+        }
+        return 0;       /* UNVERIFIED: no 8- or 10-bit floats */
+    case TYPE_UNORM:
+        return f2u((float)((double)raw / (double)mask));
+    case TYPE_SNORM:
+        return f2u(MAX((float)((double)s / (double)(mask >> 1)), -1.0f));
+    case TYPE_USCALED:
+        return f2u((float)raw);
+    case TYPE_SSCALED:
+        return f2u((float)s);
+    case TYPE_UINT:
+        return raw;
+    case TYPE_SINT:
+        return (uint32_t)(int32_t)s;
+    }
+    return 0;
+}
+
+bool nv50_vfetch_decode(uint32_t attrib, const uint8_t *b, uint32_t out[4])
+{
+    unsigned f = attr_format(attrib);
+    unsigned type = (attrib >> 25) & 7;
+    bool is_int = type == TYPE_UINT || type == TYPE_SINT;
+    unsigned n = formats[f].n, bits = formats[f].bits;
+
+    out[0] = out[1] = out[2] = 0;
+    out[3] = is_int ? 1 : f2u(1.0f);
+    if (!n) {
+        return false;
+    }
+    if (f == 0x30) {                    /* 10_10_10_2 */
+        uint32_t w = ldn_le_p(b, 4);
+
+        out[0] = convert(w, 10, type);
+        out[1] = convert(w >> 10, 10, type);
+        out[2] = convert(w >> 20, 10, type);
+        out[3] = convert(w >> 30, 2, type);
+    } else if (f == 0x31) {             /* 11_11_10, always float */
+        uint32_t w = ldn_le_p(b, 4);
+
+        if (type == TYPE_FLOAT) {
+            out[0] = f2u(small_float(w & 0x7ff, 6));
+            out[1] = f2u(small_float((w >> 11) & 0x7ff, 6));
+            out[2] = f2u(small_float(w >> 22, 5));
+        } else {
+            out[0] = convert(w, 11, type);
+            out[1] = convert(w >> 11, 11, type);
+            out[2] = convert(w >> 22, 10, type);
+        }
+    } else {
+        for (unsigned i = 0; i < n; i++) {
+            uint32_t raw = bits == 32 ? (uint32_t)ldn_le_p(b + 4 * i, 4) :
+                           bits == 16 ? (uint32_t)ldn_le_p(b + 2 * i, 2) : b[i];
+
+            out[i] = convert(raw, bits, type);
+        }
+    }
+    if (attrib & 0x80000000u) {         /* BGRA */
+        uint32_t t = out[0];
+
+        out[0] = out[2];
+        out[2] = t;
+    }
+    return true;
+}
+
+unsigned nv50_vfetch_inline_words(const NV50Gr3dState *st)
+{
+    unsigned bytes = 0;
+
+    for (unsigned i = 0; i < NV50_VTX_ATTRIBS; i++) {
+        uint32_t a = nv50_st(st, NV50_3D_VERTEX_ARRAY_ATTRIB(i));
+
+        if (!(a & 0x10)) {
+            bytes += ((nv50_vfetch_size(a) + 3) & ~3u);
+        }
+    }
+    return bytes / 4;
+}
+
+NV50Vfetch *nv50_vfetch_begin(NV50GrCall *c, const NV50Gr3dState *st)
+{
+    NV50Vfetch *vf = g_new0(NV50Vfetch, 1);
+    unsigned off = 0;
+
+    vf->c = c;
+    vf->st = st;
+    vf->attr_en[0] = nv50_st(st, NV50_3D_VP_ATTR_EN(0));
+    vf->attr_en[1] = nv50_st(st, NV50_3D_VP_ATTR_EN(1));
+    vf->builtin = nv50_st(st, NV50_3D_VP_GP_BUILTIN_ATTR_EN);
+    vf->instance_base = nv50_st(st, NV50_3D_VB_INSTANCE_BASE);
+    for (unsigned i = 0; i < NV50_VTX_ATTRIBS; i++) {
+        uint32_t a = nv50_st(st, NV50_3D_VERTEX_ARRAY_ATTRIB(i));
+        uint32_t fetch = nv50_st(st, NV50_3D_VERTEX_ARRAY_FETCH(i));
+        uint64_t start, limit;
+        VfArray *ar = &vf->arr[i];
+
+        vf->attrib[i] = a;
+        vf->inl_off[i] = off;
+        if (!(a & 0x10)) {
+            off += ((nv50_vfetch_size(a) + 3) & ~3u);
+        }
+        start = (uint64_t)(nv50_st(st, NV50_3D_VERTEX_ARRAY_START_HIGH(i)) &
+                           0xff) << 32 |
+                nv50_st(st, NV50_3D_VERTEX_ARRAY_START_HIGH(i) + 4);
+        limit = (uint64_t)(nv50_st(st, NV50_3D_VERTEX_ARRAY_LIMIT_HIGH(i)) &
+                           0xff) << 32 |
+                nv50_st(st, NV50_3D_VERTEX_ARRAY_LIMIT_HIGH(i) + 4);
+        ar->enabled = (fetch & NV50_3D_VERTEX_ARRAY_FETCH_ENABLE) &&
+                      limit >= start;
+        ar->stride = fetch & 0xfff;
+        ar->sp.dma = nv50_st(st, 0x018c);       /* DMA_VTXBUF */
+        ar->sp.base = start;
+        ar->sp.size = ar->enabled ? limit - start + 1 : 0;
+        ar->per_instance = nv50_st(st, NV50_3D_VERTEX_ARRAY_PER_INSTANCE(i))
+                           & 1;
+        ar->divisor = MAX(nv50_st(st, NV50_3D_VERTEX_ARRAY_DIVISOR(i)), 1u);
+    }
+    return vf;
+}
+
+void nv50_vfetch_end(NV50Vfetch *vf)
+{
+    g_free(vf);
+}
+
+/* @len bytes at @off of array @ar; zeros past LIMIT or on a fault. */
+static void array_read(NV50Vfetch *vf, VfArray *ar, uint64_t off,
+                       uint8_t *buf, unsigned len)
+{
+    NV50Fault f;
+
+    if (off + len > ar->sp.size) {
+        gemu_log_once(LOG_GUEST_ERROR, "nv50-vfetch-limit", 0, "nv50: 3D "
+                      "vertex fetch past VERTEX_ARRAY_LIMIT reads zeros "
+                      "(UNVERIFIED)\n");
+        memset(buf, 0, len);
+        return;
+    }
+    if ((off & ~(uint64_t)(CHUNK - 1)) ==
+        ((off + len - 1) & ~(uint64_t)(CHUNK - 1))) {
+        uint64_t co = off & ~(uint64_t)(CHUNK - 1);
+
+        if (!ar->chunk_valid || ar->chunk_off != co) {
+            unsigned n = MIN((uint64_t)CHUNK, ar->sp.size - co);
+
+            ar->chunk_valid = nv50_cp_space_rw(vf->c, &ar->sp, co,
+                                               ar->chunk, n, false, &f);
+            ar->chunk_off = co;
+        }
+        if (ar->chunk_valid) {
+            memcpy(buf, ar->chunk + (off - co), len);
+            return;
+        }
+    } else if (nv50_cp_space_rw(vf->c, &ar->sp, off, buf, len, false, &f)) {
+        return;
+    }
+    gemu_log_once(LOG_GUEST_ERROR, "nv50-vfetch-fault", 0, "nv50: 3D vertex "
+                  "fetch faults at 0x%" PRIx64 ": reads zeros (UNVERIFIED)\n",
+                  ar->sp.base + off);
+    memset(buf, 0, len);
+}
+
+/* The 4 words of attribute @i for one vertex. */
+static void fetch_attr(NV50Vfetch *vf, unsigned i, uint32_t index,
+                       const uint32_t *words, uint32_t instance_id,
+                       const uint32_t cur[NV50_VTX_ATTRIBS][4],
+                       bool all_const, uint32_t out[4])
+{
+    uint32_t a = vf->attrib[i];
+    unsigned size = nv50_vfetch_size(a);
+    uint8_t bytes[16];
+    VfArray *ar;
+    uint64_t elem;
+
+    if ((a & 0x10) || all_const) {      /* CONST */
+        memcpy(out, cur[i], 16);
+        return;
+    }
+    if (words) {
+        for (unsigned k = 0; k < (size + 3) / 4; k++) {
+            stn_le_p(bytes + 4 * k, 4, words[vf->inl_off[i] / 4 + k]);
+        }
+        nv50_vfetch_decode(a, bytes, out);
+        return;
+    }
+    ar = &vf->arr[a & 0xf];
+    if (!ar->enabled || !size) {
+        nv50_vfetch_decode(0, bytes, out);
+        out[3] = f2u(1.0f);
+        return;
+    }
+    elem = ar->per_instance ? vf->instance_base + instance_id / ar->divisor
+                            : index;
+    array_read(vf, ar, elem * ar->stride + ((a >> 5) & 0x3fff), bytes, size);
+    nv50_vfetch_decode(a, bytes, out);
+}
+
+unsigned nv50_vfetch_vertex(NV50Vfetch *vf, uint32_t index,
+                            const uint32_t *words, uint32_t vertex_id,
+                            uint32_t instance_id,
+                            const uint32_t cur[NV50_VTX_ATTRIBS][4],
+                            bool all_const, uint32_t *in)
+{
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < NV50_VTX_ATTRIBS; i++) {
+        unsigned mask = (vf->attr_en[i / 8] >> (4 * (i % 8))) & 0xf;
+        uint32_t v[4];
+
+        if (!mask) {
+            continue;
+        }
+        fetch_attr(vf, i, index, words, instance_id, cur, all_const, v);
+        for (unsigned k = 0; k < 4; k++) {
+            if (mask & (1u << k)) {
+                in[n++] = v[k];
+            }
+        }
+    }
+    if (vf->builtin & NV50_3D_BUILTIN_VERTEX_ID) {
+        in[n++] = vertex_id;
+    }
+    if (vf->builtin & NV50_3D_BUILTIN_INSTANCE_ID) {
+        in[n++] = instance_id;
+    }
+    return n;
+}

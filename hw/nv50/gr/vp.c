@@ -1,0 +1,280 @@
+/*
+ * The VP stage: vertex programs as warps of 32 vertices on the G84's
+ * MPs (target/tesla, TESLA_PROG_VP), and their o[] results through
+ * VP_RESULT_MAP into NV50PipeVertex.
+ *
+ * - Code: the VP segment (VP_ADDRESS in DMA_CODE_CB, NV50GrShared),
+ *   entry VP_START_ID; registers VP_REG_ALLOC_TEMP, o[] words
+ *   VP_REG_ALLOC_RESULT; l[] 8 << LOCAL_SIZE_LOG bytes a thread (as the
+ *   compute class reads its LOCAL_SIZE_LOG; kept in host memory).
+ * - c[]: the VP's SET_PROGRAM_CB slots (NV50GrShared), each buffer read
+ *   from memory once per draw at its first use.
+ * - Warps: vertex v is lane v % 32 of warp v / 32; warp w runs on MP
+ *   w % 4 (TPC (w % 4) / 2), each MP one TeslaRun over its warps.
+ *   UNVERIFIED: the hardware's VP warp distribution (no program can
+ *   tell).  A trap ends the draw: PGRAPH TRAP_MP with the MP's bit in
+ *   the MPC TRAP word (UNVERIFIED: the MP's ERROR_CODE words that
+ *   tpc.c fills for compute are not written).
+ * - Result map: VP_RESULT_MAP_SIZE bytes of VP_RESULT_MAP[], byte k
+ *   naming the o[] word of result k; a byte past the program's o[]
+ *   words (Mesa: 0x40) reads 0.0, with bit 0 set (0x41) 1.0
+ *   (UNVERIFIED: inferred from Mesa filling unwritten HPOS.w with 0x41).
+ *   Results 0-3 are the clip-space position (Mesa's map always starts
+ *   with HPOS); SEMANTIC_PTSZ (enable, result id) the point size, else
+ *   POINT_SIZE.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "gemu/osdep.h"
+#include "gemu/log.h"
+#include "hw/nv50/engine.h"
+#include "draw.h"
+#include "tpc.h"
+
+#define CODE_WINDOW     0x10000u
+#define CODE_SEGMENT    0x1000000u      /* 24-bit code addresses */
+#define PAGE            4096u
+
+typedef struct VpRun {
+    NV50GrCall *c;
+    const NV50GrShared *sh;
+    uint8_t *cb[TESLA_NUM_CSPACES];     /* loaded at first use */
+    uint32_t cb_size[TESLA_NUM_CSPACES];
+    bool cb_loaded[TESLA_NUM_CSPACES];
+} VpRun;
+
+static bool vp_mem_read(void *opaque, TeslaSpace space, unsigned idx,
+                        uint32_t addr, void *buf, unsigned size)
+{
+    VpRun *r = opaque;
+
+    if (space != TSPACE_C || idx >= TESLA_NUM_CSPACES) {
+        return false;
+    }
+    if (!r->cb_loaded[idx]) {
+        const NV50GrCb *cb = nv50_gr_prog_cb(r->sh, NV50_GR_PROG_VP, idx);
+        NV50CpSpace sp;
+        NV50Fault f;
+
+        r->cb_loaded[idx] = true;
+        if (cb) {
+            sp = (NV50CpSpace) {
+                .dma = r->sh->dma_code_cb, .base = cb->addr, .size = cb->size,
+            };
+            r->cb_size[idx] = cb->size;
+            r->cb[idx] = g_malloc0(cb->size);
+            for (uint32_t o = 0; o < cb->size; o += PAGE) {
+                unsigned n = MIN(PAGE, cb->size - o);
+
+                if (!nv50_cp_space_rw(r->c, &sp, o, r->cb[idx] + o, n,
+                                      false, &f)) {
+                    memset(r->cb[idx] + o, 0, n);
+                }
+            }
+        }
+    }
+    if (!r->cb[idx] || (uint64_t)addr + size > r->cb_size[idx]) {
+        return false;
+    }
+    memcpy(buf, r->cb[idx] + addr, size);
+    return true;
+}
+
+static bool vp_mem_write(void *opaque, TeslaSpace space, unsigned idx,
+                         uint32_t addr, const void *buf, unsigned size)
+{
+    return false;
+}
+
+/* The code segment from 0 to CODE_WINDOW past @entry (words, LE). */
+static uint32_t *load_code(NV50GrCall *c, const NV50GrShared *sh,
+                           uint32_t entry, size_t *nwords)
+{
+    NV50CpSpace sp = {
+        .dma = sh->dma_code_cb, .base = sh->code[NV50_GR_PROG_VP],
+        .size = CODE_SEGMENT,
+    };
+    uint32_t end = MIN(entry + CODE_WINDOW, CODE_SEGMENT) & ~3u;
+    uint32_t entry_page = entry & ~(PAGE - 1);
+    uint8_t *b = g_malloc0(end);
+    uint32_t *w = (uint32_t *)b;
+    NV50Fault f;
+
+    for (uint32_t a = 0; a < end; a += PAGE) {
+        uint32_t n = MIN(PAGE, end - a);
+
+        if (!nv50_cp_space_rw(c, &sp, a, b + a, n, false, &f)) {
+            if (a == entry_page) {
+                g_free(b);
+                return NULL;
+            }
+            if (a > entry_page) {
+                end = a;
+                break;
+            }
+            memset(b + a, 0, n);
+        }
+    }
+    *nwords = end / 4;
+    for (size_t i = 0; i < *nwords; i++) {
+        w[i] = ldn_le_p(&w[i], 4);
+    }
+    return w;
+}
+
+static uint32_t f2u(float f)
+{
+    uint32_t u;
+
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static float u2f(uint32_t u)
+{
+    float f;
+
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* o[] of one vertex through the result map into @v. */
+static void result_map(const NV50Gr3dState *st, const uint32_t *o,
+                       unsigned out_words, NV50PipeVertex *v)
+{
+    unsigned size = MIN(nv50_st(st, NV50_3D_VP_RESULT_MAP_SIZE),
+                        NV50_3D_VP_RESULT_MAP__LEN * 4u);
+    uint32_t ptsz = nv50_st(st, NV50_3D_SEMANTIC_PTSZ);
+
+    size = MIN(size, (unsigned)NV50_PIPE_OUT_WORDS);
+    memset(v->out, 0, sizeof(v->out));
+    for (unsigned k = 0; k < size; k++) {
+        unsigned m = nv50_st(st, NV50_3D_VP_RESULT_MAP(k / 4)) >>
+                     (8 * (k % 4)) & 0xff;
+
+        if (m < out_words && o) {
+            v->out[k] = o[m];
+        } else {
+            v->out[k] = (m & 1) ? f2u(1.0f) : 0;
+        }
+    }
+    v->out_words = size;
+    for (unsigned i = 0; i < 4; i++) {
+        v->clip[i] = i < size ? u2f(v->out[i]) : (i == 3 ? 1.0f : 0.0f);
+    }
+    if ((ptsz & 1) && ((ptsz >> 4) & 0xff) < size) {
+        v->point_size = u2f(v->out[(ptsz >> 4) & 0xff]);
+    } else {
+        v->point_size = nv50_stf(st, NV50_3D_POINT_SIZE);
+    }
+}
+
+bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
+                 unsigned in_words, unsigned n, NV50PipeVertex *out)
+{
+    const NV50GrShared *sh = &c->ctx->shared;
+    uint32_t entry = nv50_st(st, NV50_3D_VP_START_ID) & (CODE_SEGMENT - 1);
+    unsigned out_words = MIN(nv50_st(st, NV50_3D_VP_REG_ALLOC_RESULT),
+                             (uint32_t)NV50_PIPE_OUT_WORDS);
+    uint32_t lsl = nv50_st(st, NV50_3D_LOCAL_SIZE_LOG);
+    unsigned warps = (n + TESLA_WARP_SIZE - 1) / TESLA_WARP_SIZE;
+    VpRun r = { .c = c, .sh = sh };
+    TeslaEnv env = { 0 };
+    g_autofree uint32_t *code = NULL;
+    g_autofree uint32_t *min = NULL;
+    size_t ncode;
+    bool ok = true;
+
+    code = load_code(c, sh, entry, &ncode);
+    if (!code) {
+        nv50_gr_trap(c, NV50_GR_TRAP_CCACHE, 1, "VP code at 0x%x (segment "
+                     "0x%010" PRIx64 ") cannot be read", entry,
+                     sh->code[NV50_GR_PROG_VP]);
+        return false;
+    }
+    env.variant = TESLA_G84;
+    env.prog = TESLA_PROG_VP;
+    env.code = code;
+    env.code_words = ncode;
+    for (unsigned i = 0; i < TESLA_NUM_CSPACES; i++) {
+        const NV50GrCb *cb = nv50_gr_prog_cb(sh, NV50_GR_PROG_VP, i);
+
+        env.c[i].size = cb ? cb->size : 0;
+    }
+    env.mem_read = vp_mem_read;
+    env.mem_write = vp_mem_write;
+    env.opaque = &r;
+    env.stop = nv50_engine_abort_flag(c->s);
+    env.gprs = MIN(nv50_st(st, NV50_3D_VP_REG_ALLOC_TEMP),
+                   (uint32_t)TESLA_MAX_GPRS);
+    env.local_bytes = lsl ? MIN(8u << MIN(lsl, 13u), 0x10000u) : 0;
+    env.shared_bytes = 0;
+
+    min = g_new0(uint32_t, (size_t)MAX(in_words, 1u) * n);
+    for (unsigned mp = 0; mp < NV50_MPS && ok; mp++) {
+        g_autofree char *err = NULL;
+        TeslaLaunch tl = { 0 };
+        const TeslaResult *res;
+        unsigned threads = 0;
+        TeslaRun *run;
+
+        /* this MP's warps: mp, mp + 4, ... */
+        for (unsigned w = mp; w < warps; w += NV50_MPS) {
+            unsigned first = w * TESLA_WARP_SIZE;
+            unsigned cnt = MIN(n - first, (unsigned)TESLA_WARP_SIZE);
+
+            memcpy(min + (size_t)threads * in_words,
+                   in + (size_t)first * in_words, 4ull * cnt * in_words);
+            threads += cnt;
+        }
+        if (!threads) {
+            break;
+        }
+        tl.threads = threads;
+        tl.in = min;
+        tl.in_words = in_words;
+        tl.out_words = MAX(out_words, 1u);
+        tl.entry = entry;
+        tl.local_uncleared = true;
+        env.tpc_index = mp / NV50_MPS_PER_TPC;
+        env.mp_index = mp % NV50_MPS_PER_TPC;
+        run = tesla_run_new(&env, &tl, &err);
+        if (!run) {
+            nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR,
+                          NV50_GR_DERR_INVALID_VALUE, "VP launch: %s", err);
+            ok = false;
+            break;
+        }
+        tesla_run_exec(run);
+        res = tesla_run_result(run);
+        if (res->status == TESLA_RUN_PAUSED) {
+            gemu_log_mask(LOG_GUEST_ERROR, "nv50: 3D draw on channel %d "
+                          "abandoned (reset or teardown)\n", c->ctx->chid);
+            ok = false;
+        } else if (res->status != TESLA_RUN_DONE) {
+            nv50_gr_trap(c, NV50_GR_TRAP_MP, NV50_MPC_TRAP_MP(env.mp_index),
+                         "VP on TP %u MP %u: %s at 0x%06x (warp %u): %s",
+                         env.tpc_index, env.mp_index,
+                         tesla_error_name(res->error), res->pc, res->warp,
+                         res->msg);
+            ok = false;
+        } else {
+            unsigned t = 0;
+
+            for (unsigned w = mp; w < warps; w += NV50_MPS) {
+                unsigned first = w * TESLA_WARP_SIZE;
+                unsigned cnt = MIN(n - first, (unsigned)TESLA_WARP_SIZE);
+
+                for (unsigned l = 0; l < cnt; l++, t++) {
+                    result_map(st, tesla_run_out(run, t), out_words,
+                               &out[first + l]);
+                }
+            }
+        }
+        tesla_run_free(run);
+    }
+    for (unsigned i = 0; i < TESLA_NUM_CSPACES; i++) {
+        g_free(r.cb[i]);
+    }
+    return ok;
+}
