@@ -72,7 +72,7 @@ static void pkt_begin_scene(Sgx543State *s, const uint32_t *p, unsigned n)
     uint32_t dfmt = n > 7 ? p[7] : SGX_DEPTH_NONE;
     uint32_t dstride = n > 8 ? p[8] : w;
     uint32_t msaa = n > 9 ? p[9] : 0;
-    const SgxSamplePattern *pat = sgx_sample_pattern(msaa);
+    const RasterSamples *pat = sgx_sample_pattern(msaa);
     unsigned sx = msaa ? 2 : 1, sy = msaa == 2 ? 2 : 1;
     uint8_t *color;
 

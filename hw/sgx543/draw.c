@@ -53,12 +53,12 @@ typedef struct DrawCtx {
     const uint8_t *unit_data[SGX_NUM_TEX], *unit_pal[SGX_NUM_TEX];
 
     /* the triangle being rasterised */
-    SgxScreenVert sv[3];
+    RasterVert sv[3];
     const ClipVert *cv[3];
 
     /* the batch of quads waiting for the fragment program */
     unsigned nquads;
-    SgxQuad quads[QUAD_BATCH];
+    RasterQuad quads[QUAD_BATCH];
     float qz[QUAD_BATCH][4][4];     /* depth per pixel and sample */
     uint32_t pa[QUAD_BATCH * 4 * USSE_MAX_REGS];
     unsigned pa_words;
@@ -468,7 +468,7 @@ static void flush_quads(DrawCtx *c)
         return;
     }
     for (unsigned q = 0; q < c->nquads; q++) {
-        const SgxQuad *qd = &c->quads[q];
+        const RasterQuad *qd = &c->quads[q];
 
         for (unsigned i = 0; i < 4; i++) {
             unsigned inst = q * 4 + i;
@@ -533,9 +533,9 @@ static void interp(const DrawCtx *c, const float bary[3], unsigned reg,
 }
 
 /* Screen-space barycentric weights of (x, y) in triangle @v. */
-static void bary_at(const SgxScreenVert v[3], float x, float y, float b[3])
+static void bary_at(const RasterVert v[3], float x, float y, float b[3])
 {
-    float area = sgx_triangle_area(v);
+    float area = raster_triangle_area(v);
 
     if (area == 0.0f) {
         b[0] = 1.0f;
@@ -549,11 +549,11 @@ static void bary_at(const SgxScreenVert v[3], float x, float y, float b[3])
     b[2] = 1.0f - b[0] - b[1];
 }
 
-static void raster_quad(void *opaque, const SgxQuad *q)
+static void raster_quad(void *opaque, const RasterQuad *q)
 {
     DrawCtx *c = opaque;
     const Sgx543State *s = c->s;
-    const SgxSamplePattern *pat = s->pattern;
+    const RasterSamples *pat = s->pattern;
     unsigned slot, mask = q->mask;
     uint8_t samples[4];
     float z[4][4];
@@ -647,6 +647,18 @@ static void raster_quad(void *opaque, const SgxQuad *q)
 
 /* ---- triangles ---- */
 
+/* The shared rasteriser's parameters: the surface, SGX's snapping and
+   sample pattern. */
+static RasterParams raster_params(const Sgx543State *s)
+{
+    return (RasterParams) {
+        .x1 = s->width,
+        .y1 = s->height,
+        .subpixel_bits = SGX_SUBPIXEL_BITS,
+        .samples = s->pattern,
+    };
+}
+
 static float guard_band(const DrawCtx *c)
 {
     return c->s->viewport.enable ? 64.0f : 262144.0f;
@@ -706,7 +718,7 @@ static unsigned clip_polygon(ClipVert *poly, unsigned n, unsigned nvar,
     return n;
 }
 
-static void to_screen(const DrawCtx *c, const ClipVert *v, SgxScreenVert *o)
+static void to_screen(const DrawCtx *c, const ClipVert *v, RasterVert *o)
 {
     const SgxViewport *vp = &c->s->viewport;
     float iw = 1.0f / v->pos[3];
@@ -729,6 +741,7 @@ static void draw_triangle(DrawCtx *c, const float *v0, const float *v1,
                           const float *v2)
 {
     Sgx543State *s = c->s;
+    RasterParams rp = raster_params(s);
     ClipVert poly[MAX_CLIP_VERTS];
     const float *v[3] = { v0, v1, v2 };
     unsigned n;
@@ -748,13 +761,12 @@ static void draw_triangle(DrawCtx *c, const float *v0, const float *v1,
         for (int j = 0; j < 3; j++) {
             to_screen(c, c->cv[j], &c->sv[j]);
         }
-        area = sgx_triangle_area(c->sv);
+        area = raster_triangle_area(c->sv);
         if ((s->raster.cull == SGX_CULL_CW && area > 0)
             || (s->raster.cull == SGX_CULL_CCW && area < 0)) {
             continue;
         }
-        sgx_raster_triangle_ms(c->sv, 0, 0, s->width, s->height,
-                               s->pattern, raster_quad, c);
+        raster_triangle(c->sv, &rp, raster_quad, c);
         flush_quads(c);
     }
 }
@@ -767,10 +779,10 @@ static void draw_triangle(DrawCtx *c, const float *v0, const float *v1,
  * on the shared diagonal to one of them.  @cv: the vertex whose
  * varyings each corner carries.
  */
-static void raster_quadrilateral(DrawCtx *c, const SgxScreenVert corner[4],
+static void raster_quadrilateral(DrawCtx *c, const RasterVert corner[4],
                                  const ClipVert *const cv[4])
 {
-    Sgx543State *s = c->s;
+    RasterParams rp = raster_params(c->s);
 
     for (int t = 0; t < 2 && !c->abort; t++) {
         const int idx[3] = { 0, 1 + t, 2 + t };
@@ -779,8 +791,7 @@ static void raster_quadrilateral(DrawCtx *c, const SgxScreenVert corner[4],
             c->sv[j] = corner[idx[j]];
             c->cv[j] = cv[idx[j]];
         }
-        sgx_raster_triangle_ms(c->sv, 0, 0, s->width, s->height,
-                               s->pattern, raster_quad, c);
+        raster_triangle(c->sv, &rp, raster_quad, c);
     }
     flush_quads(c);
 }
@@ -825,7 +836,7 @@ static void draw_line(DrawCtx *c, const float *v0, const float *v1,
                       float width)
 {
     ClipVert a, b;
-    SgxScreenVert sa, sb, corner[4];
+    RasterVert sa, sb, corner[4];
     const ClipVert *cv[4] = { &a, &b, &b, &a };
     float ox = 0, oy = 0;
 
@@ -852,17 +863,16 @@ static void draw_line(DrawCtx *c, const float *v0, const float *v1,
 }
 
 /*
- * A point: a square of @size pixels centred on the vertex, its varyings
- * and depth those of the vertex.  UNVERIFIED: the rules; no sprite
- * coordinates.  Points with w <= 0 or outside the guard band are
+ * A point: a square of @size pixels centred on the vertex (raster_point),
+ * its varyings and depth those of the vertex.  UNVERIFIED: the rules; no
+ * sprite coordinates.  Points with w <= 0 or outside the guard band are
  * dropped.
  */
 static void draw_point(DrawCtx *c, const float *v, float size)
 {
+    RasterParams rp = raster_params(c->s);
     ClipVert p;
-    SgxScreenVert sp, corner[4];
-    const ClipVert *cv[4] = { &p, &p, &p, &p };
-    float h = size * 0.5f;
+    RasterVert sp;
 
     memcpy(p.pos, v, 4 * sizeof(float));
     memcpy(p.var, v + 4, c->nvar * sizeof(float));
@@ -872,12 +882,13 @@ static void draw_point(DrawCtx *c, const float *v, float size)
         }
     }
     to_screen(c, &p, &sp);
-    for (int i = 0; i < 4; i++) {
-        corner[i] = sp;
-        corner[i].x += (i == 1 || i == 2) ? h : -h;
-        corner[i].y += i >= 2 ? h : -h;
+    /* weights (1, 0, 0); a degenerate triangle gives the same at samples */
+    for (int j = 0; j < 3; j++) {
+        c->sv[j] = sp;
+        c->cv[j] = &p;
     }
-    raster_quadrilateral(c, corner, cv);
+    raster_point(&sp, size, &rp, raster_quad, c);
+    flush_quads(c);
 }
 
 /* Point size: the program's PSIZE output (its last), else the raster

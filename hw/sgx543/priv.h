@@ -107,7 +107,7 @@ struct Sgx543State {
     /* multisampling: the samples live in the device (as in SGX's tile
        buffer) and are resolved into the colour surface at END_SCENE */
     unsigned msaa;              /* SceGxmMultisampleMode: 0, 1 2x, 2 4x */
-    const SgxSamplePattern *pattern;
+    const RasterSamples *pattern;
     unsigned sx, sy;            /* sample grid per pixel (depth surface) */
     uint8_t *samples;           /* width x height x count, colour format */
     size_t samples_size;

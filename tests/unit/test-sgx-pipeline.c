@@ -1,6 +1,7 @@
 /*
- * SGX543 fixed-function pipeline: triangle coverage (top-left rule, no
- * pixel twice on shared edges, quads, scissor), depth/stencil compares
+ * SGX543 fixed-function pipeline: triangle coverage as the SGX draws it
+ * (the shared rasteriser at 1/16 pixel: top-left rule, no
+ * pixel twice on shared edges, quads, scissor, samples), depth/stencil compares
  * and ops, blending and surface format conversions.  Expected values are
  * worked out by hand from the rules in docs/devel/sgx543.md.
  *
@@ -13,6 +14,20 @@
 
 #define GRID 32
 
+/* Coverage as the SGX543 draws it: the shared rasteriser, 1/16 pixel. */
+static uint64_t sgx_raster(const RasterVert v[3], int x0, int y0, int x1,
+                           int y1, const RasterSamples *pat,
+                           RasterQuadFn fn, void *opaque)
+{
+    RasterParams p = {
+        .x0 = x0, .y0 = y0, .x1 = x1, .y1 = y1,
+        .subpixel_bits = SGX_SUBPIXEL_BITS,
+        .samples = pat,
+    };
+
+    return raster_triangle(v, &p, fn, opaque);
+}
+
 typedef struct Cover {
     int hits[GRID][GRID];
     int quads;
@@ -20,7 +35,7 @@ typedef struct Cover {
     float bary_sum_err;
 } Cover;
 
-static void count_quad(void *opaque, const SgxQuad *q)
+static void count_quad(void *opaque, const RasterQuad *q)
 {
     Cover *c = opaque;
 
@@ -43,10 +58,10 @@ static void count_quad(void *opaque, const SgxQuad *q)
 static uint64_t tri(Cover *c, float x0, float y0, float x1, float y1,
                     float x2, float y2)
 {
-    SgxScreenVert v[3] = {
+    RasterVert v[3] = {
         { x0, y0, 0, 1 }, { x1, y1, 0, 1 }, { x2, y2, 0, 1 },
     };
-    return sgx_raster_triangle(v, 0, 0, GRID, GRID, count_quad, c);
+    return sgx_raster(v, 0, 0, GRID, GRID, NULL, count_quad, c);
 }
 
 /* A square (0.5, 0.5)-(4.5, 4.5): the centres on its left and top edges
@@ -116,9 +131,9 @@ START_TEST(winding_and_degenerate)
 }
 END_TEST
 
-static void first_quad(void *opaque, const SgxQuad *q)
+static void first_quad(void *opaque, const RasterQuad *q)
 {
-    SgxQuad *out = opaque;
+    RasterQuad *out = opaque;
 
     if (q->x == 0 && q->y == 0) {
         *out = *q;
@@ -130,13 +145,13 @@ static void first_quad(void *opaque, const SgxQuad *q)
    rasteriser flips the winding. */
 START_TEST(barycentrics)
 {
-    SgxScreenVert v[3] = {
+    RasterVert v[3] = {
         { 0.5f, 0.5f, 0, 1 }, { 8.5f, 0.5f, 0, 1 }, { 0.5f, 8.5f, 0, 1 },
     };
-    SgxScreenVert r[3] = { v[0], v[2], v[1] };
-    SgxQuad q = { .mask = 0 };
+    RasterVert r[3] = { v[0], v[2], v[1] };
+    RasterQuad q = { .mask = 0 };
 
-    sgx_raster_triangle(v, 0, 0, GRID, GRID, first_quad, &q);
+    sgx_raster(v, 0, 0, GRID, GRID, NULL, first_quad, &q);
     ck_assert_uint_eq(q.mask, 0xf);
     /* pixel (1, 0): centre (1.5, 0.5) = v0 + 1/8 (v1 - v0) */
     ck_assert(fabsf(q.bary[1][0] - 0.875f) < 1e-6f);
@@ -146,7 +161,7 @@ START_TEST(barycentrics)
     ck_assert(fabsf(q.bary[2][2] - 0.125f) < 1e-6f);
 
     memset(&q, 0, sizeof(q));
-    sgx_raster_triangle(r, 0, 0, GRID, GRID, first_quad, &q);
+    sgx_raster(r, 0, 0, GRID, GRID, NULL, first_quad, &q);
     ck_assert(fabsf(q.bary[1][2] - 0.125f) < 1e-6f);   /* r[2] = v[1] */
     ck_assert(fabsf(q.bary[2][1] - 0.125f) < 1e-6f);
 }
@@ -156,11 +171,11 @@ END_TEST
    be reported, with those pixels as helpers). */
 START_TEST(scissor)
 {
-    SgxScreenVert v[3] = {
+    RasterVert v[3] = {
         { -10, -10, 0, 1 }, { 50, -10, 0, 1 }, { -10, 50, 0, 1 },
     };
     Cover c = { 0 };
-    uint64_t n = sgx_raster_triangle(v, 3, 2, 7, 5, count_quad, &c);
+    uint64_t n = sgx_raster(v, 3, 2, 7, 5, NULL, count_quad, &c);
 
     ck_assert_uint_eq(n, 4 * 3);
     for (int y = 0; y < GRID; y++) {
@@ -172,7 +187,7 @@ START_TEST(scissor)
     /* huge and NaN coordinates do not crash or hang */
     v[1].x = 1e30f;
     v[2].y = NAN;
-    sgx_raster_triangle(v, 0, 0, GRID, GRID, count_quad, &c);
+    sgx_raster(v, 0, 0, GRID, GRID, NULL, count_quad, &c);
 }
 END_TEST
 
@@ -301,7 +316,7 @@ START_TEST(formats)
 }
 END_TEST
 
-static void sample_quad(void *opaque, const SgxQuad *q)
+static void sample_quad(void *opaque, const RasterQuad *q)
 {
     uint8_t *m = opaque;
 
@@ -314,7 +329,7 @@ static void sample_quad(void *opaque, const SgxQuad *q)
    samples by their x offsets (4x: -2, 6, -6, 2 sixteenths; 2x: 4, -4). */
 START_TEST(multisample_coverage)
 {
-    const SgxScreenVert v[3] = {
+    const RasterVert v[3] = {
         { 4.5f, -100, 0, 1 }, { 4.5f, 100, 0, 1 }, { -1000, 0, 0, 1 },
     };
     static uint8_t m[GRID * GRID];
@@ -322,13 +337,13 @@ START_TEST(multisample_coverage)
     ck_assert(sgx_sample_pattern(3) == NULL);
     ck_assert_uint_eq(sgx_sample_pattern(2)->count, 4);
     memset(m, 0, sizeof(m));
-    sgx_raster_triangle_ms(v, 0, 0, GRID, GRID, sgx_sample_pattern(2),
+    sgx_raster(v, 0, 0, GRID, GRID, sgx_sample_pattern(2),
                            sample_quad, m);
     ck_assert_uint_eq(m[15 * GRID + 4], 0x5);       /* samples 0 and 2 */
     ck_assert_uint_eq(m[15 * GRID + 3], 0xf);
     ck_assert_uint_eq(m[15 * GRID + 5], 0);
     memset(m, 0, sizeof(m));
-    sgx_raster_triangle_ms(v, 0, 0, GRID, GRID, sgx_sample_pattern(1),
+    sgx_raster(v, 0, 0, GRID, GRID, sgx_sample_pattern(1),
                            sample_quad, m);
     ck_assert_uint_eq(m[15 * GRID + 4], 0x2);       /* the (-4, -4) one */
     ck_assert_uint_eq(m[15 * GRID + 3], 0x3);

@@ -47,7 +47,11 @@ typedef struct RasterQuad {
 
 typedef void (*RasterQuadFn)(void *opaque, const RasterQuad *q);
 
-/* What bounds and shapes the coverage. */
+/*
+ * What bounds and shapes the coverage.  subpixel_bits is at most 8 (more
+ * is taken as 8); coverage is decided on a grid of 1/16 pixel or finer,
+ * so sample positions are exact whatever the snapping.
+ */
 typedef struct RasterParams {
     int x0, y0, x1, y1;         /* scissor: [x0, x1) x [y0, y1) */
     unsigned subpixel_bits;     /* snap positions to 1 / 2^bits pixel */
@@ -62,13 +66,21 @@ typedef struct RasterParams {
 uint64_t raster_triangle(const RasterVert v[3], const RasterParams *p,
                          RasterQuadFn fn, void *opaque);
 /*
- * A line from v[0] to v[1] of @width pixels: the rectangle around it
- * (a "non-smooth wide line" of D3D10 / GL's aliased lines as quads of
- * two triangles), with the diamond-exit rule for width 1.
+ * A line from v[0] to v[1] of @width pixels.  Width 1 with one sample:
+ * D3D10's aliased line, the pixels whose diamond test area the segment
+ * exits (so a strip of lines covers each joint once).  Otherwise (wide,
+ * or multisampled) the rectangle around the segment, not extended past
+ * its ends, covered with the top-left rule like a triangle pair; note
+ * GL's aliased wide lines are parallelograms instead.  Zero length (after
+ * snapping) or width <= 0: nothing.
  */
 uint64_t raster_line(const RasterVert v[2], float width,
                      const RasterParams *p, RasterQuadFn fn, void *opaque);
-/* A point sprite: the @size x @size square centred on v. */
+/*
+ * A point sprite: the @size x @size square centred on v, its sides
+ * snapped (v->x - size / 2 etc.), covered with the top-left rule; every
+ * pixel's weights are (1, 0, 0).
+ */
 uint64_t raster_point(const RasterVert *v, float size,
                       const RasterParams *p, RasterQuadFn fn, void *opaque);
 

@@ -1,7 +1,7 @@
 /*
  * The fixed-function parts of the SGX543 software pipeline, as pure
- * functions so that unit tests reach them: triangle coverage (2x2 quads,
- * top-left rule), depth/stencil compare and ops, blending, texture
+ * functions so that unit tests reach them: the sample patterns (coverage
+ * is hw/core/raster.h's), depth/stencil compare and ops, blending, texture
  * sampling and the conversions between surface formats and floats.
  *
  * SPDX-License-Identifier: MIT
@@ -10,61 +10,22 @@
 #define HW_SGX543_PIPELINE_H
 
 #include "gemu/osdep.h"
+#include "hw/core/raster.h"
 #include "hw/sgx543/packets.h"
 
-/* Sub-pixel precision of the rasteriser: 1/16 pixel. */
+/*
+ * Sub-pixel precision of the rasteriser: 1/16 pixel.  Coverage is the
+ * shared rasteriser's (include/hw/core/raster.h) with this snapping.
+ */
 #define SGX_SUBPIXEL_BITS   4
 
-/* A screen-space vertex: pixels (y down), depth, 1/w. */
-typedef struct SgxScreenVert {
-    float x, y, z, inv_w;
-} SgxScreenVert;
-
 /*
- * One 2x2 quad touched by a triangle: its upper-left pixel (x, y), the
- * coverage mask (bit i = instance i: UL, UR, LL, LR: a pixel with any
- * sample covered), per pixel the covered samples, and per instance the
- * screen-space barycentric weights of vertices 0, 1, 2 at the pixel
- * centre (extrapolated outside the triangle).
+ * Sample positions: SceGxmMultisampleMode 0 none (the centre), 1 2x,
+ * 2 4x; NULL if not.  UNVERIFIED: SGX's patterns; gemu uses D3D's
+ * standard ones (raster_standard_samples: 2x (4, 4), (-4, -4); 4x
+ * (-2, -6), (6, -2), (-6, 2), (2, 6), in 1/16 pixel).
  */
-typedef struct SgxQuad {
-    int x, y;
-    unsigned mask;
-    uint8_t samples[4];
-    float bary[4][3];
-} SgxQuad;
-
-/*
- * Sample positions, in 1/16 pixel from the pixel centre.  UNVERIFIED:
- * SGX's patterns; gemu uses D3D's standard ones (2x: (4, 4), (-4, -4);
- * 4x: (-2, -6), (6, -2), (-6, 2), (2, 6)).
- */
-typedef struct SgxSamplePattern {
-    unsigned count;
-    int8_t pos[4][2];
-} SgxSamplePattern;
-
-/* SceGxmMultisampleMode: 0 none (the centre), 1 2x, 2 4x; NULL if not. */
-const SgxSamplePattern *sgx_sample_pattern(unsigned mode);
-
-typedef void (*SgxQuadFn)(void *opaque, const SgxQuad *q);
-
-/*
- * Rasterise a triangle into quads inside the scissor [x0, x1) x [y0, y1)
- * (pixel centres at +0.5; top-left fill rule; either winding).  Quads
- * with no covered pixel are not reported.  Returns the number of covered
- * pixels.
- */
-uint64_t sgx_raster_triangle(const SgxScreenVert v[3], int x0, int y0,
-                             int x1, int y1, SgxQuadFn fn, void *opaque);
-/* The same, coverage at the samples of @pat (the top-left rule at each);
-   returns the number of covered samples. */
-uint64_t sgx_raster_triangle_ms(const SgxScreenVert v[3], int x0, int y0,
-                                int x1, int y1, const SgxSamplePattern *pat,
-                                SgxQuadFn fn, void *opaque);
-
-/* Signed area * 2 in screen space; > 0 = clockwise on screen (y down). */
-float sgx_triangle_area(const SgxScreenVert v[3]);
+const RasterSamples *sgx_sample_pattern(unsigned mode);
 
 bool sgx_compare(SgxCompare f, uint32_t value, uint32_t ref);
 bool sgx_compare_f(SgxCompare f, float value, float ref);

@@ -1,0 +1,547 @@
+/*
+ * The rasteriser (include/hw/core/raster.h): coverage of triangles,
+ * lines and points in 2x2 quads by fixed-point edge functions.
+ *
+ * Positions are snapped to 1 / 2^subpixel_bits of a pixel, then all
+ * coverage decisions are exact integer arithmetic on a grid fine enough
+ * for the pixel centres (1/2) and the sample positions (1/16): no float
+ * rounding decides a tie.  Triangles, wide (or multisampled) lines and
+ * points are convex polygons of 3 or 4 edges with the top-left rule;
+ * aliased lines of width 1 use the diamond-exit rule.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "gemu/osdep.h"
+#include "hw/core/raster.h"
+
+#include <math.h>
+
+/* Positions beyond this many pixels are clamped (the clippers' guard
+   bands keep real geometry well inside). */
+#define MAX_COORD           (1 << 20)
+/* Line widths and point sizes beyond this are clamped. */
+#define MAX_SIZE            65536.0f
+/* The finest snapping offered: edge-function products stay in int64. */
+#define MAX_SUBPIXEL_BITS   8
+/* Sample positions are in 1/16 pixel: the grid is never coarser. */
+#define SAMPLE_BITS         4
+
+typedef struct Fix {
+    int64_t x, y;
+} Fix;
+
+/*
+ * The integer grid coverage is decided on: 1 / 2^bits pixel, bits =
+ * max(subpixel_bits, 4).  Positions are rounded to 1 / 2^snap first,
+ * then scaled by 2^(bits - snap).
+ */
+typedef struct Grid {
+    unsigned bits, snap;
+    int64_t one, half, scale, sample_scale;
+} Grid;
+
+static Grid grid_of(const RasterParams *p)
+{
+    Grid g;
+
+    g.snap = MIN(p->subpixel_bits, MAX_SUBPIXEL_BITS);
+    g.bits = MAX(g.snap, SAMPLE_BITS);
+    g.one = (int64_t)1 << g.bits;
+    g.half = g.one / 2;
+    g.scale = (int64_t)1 << (g.bits - g.snap);
+    g.sample_scale = (int64_t)1 << (g.bits - SAMPLE_BITS);
+    return g;
+}
+
+static int64_t snap(const Grid *g, float v)
+{
+    if (!(v > -MAX_COORD)) {            /* also NaN */
+        v = -MAX_COORD;
+    } else if (v > MAX_COORD) {
+        v = MAX_COORD;
+    }
+    return llrintf(v * (float)(1 << g->snap)) * g->scale;
+}
+
+/* > 0 when (px, py) is right of a->b as seen on screen (y down). */
+static int64_t edge(const Fix *a, const Fix *b, int64_t px, int64_t py)
+{
+    return (b->x - a->x) * (py - a->y) - (b->y - a->y) * (px - a->x);
+}
+
+/*
+ * Top-left rule, for a polygon that is clockwise on screen (y down): a
+ * top edge runs left to right (dy == 0, dx > 0), a left edge runs
+ * upwards (dy < 0).  Samples exactly on other edges belong to the
+ * neighbouring primitive.
+ */
+static bool top_left(const Fix *a, const Fix *b)
+{
+    int64_t dx = b->x - a->x, dy = b->y - a->y;
+
+    return (dy == 0 && dx > 0) || dy < 0;
+}
+
+static const RasterSamples standard_samples[4] = {
+    { 1, { { 0, 0 } } },
+    { 2, { { 4, 4 }, { -4, -4 } } },
+    { 4, { { -2, -6 }, { 6, -2 }, { -6, 2 }, { 2, 6 } } },
+    { 8, { { 1, -3 }, { -1, 3 }, { 5, 1 }, { -3, -5 },
+           { -5, 5 }, { -7, -1 }, { 3, 7 }, { 7, -7 } } },
+};
+
+const RasterSamples *raster_standard_samples(unsigned count)
+{
+    switch (count) {
+    case 1:
+        return &standard_samples[0];
+    case 2:
+        return &standard_samples[1];
+    case 4:
+        return &standard_samples[2];
+    case 8:
+        return &standard_samples[3];
+    default:
+        return NULL;
+    }
+}
+
+float raster_triangle_area(const RasterVert v[3])
+{
+    return (v[1].x - v[0].x) * (v[2].y - v[0].y)
+           - (v[2].x - v[0].x) * (v[1].y - v[0].y);
+}
+
+/* ---- what every primitive shares: scissor, samples, quads ---- */
+
+typedef enum BaryKind {
+    BARY_TRIANGLE,
+    BARY_LINE,
+    BARY_POINT,
+} BaryKind;
+
+typedef struct Raster {
+    Grid g;
+    int x0, y0, x1, y1;             /* the scissor */
+    const RasterSamples *samples;
+    unsigned nsamples;
+    RasterQuadFn fn;
+    void *opaque;
+
+    /* barycentric weights */
+    BaryKind kind;
+    int order[3];                   /* triangle: input vertex of p[k] */
+    int64_t area;                   /* triangle: 2 * area, > 0 */
+    Fix a, d;                       /* line: start, end - start */
+} Raster;
+
+static void raster_init(Raster *r, const RasterParams *p, RasterQuadFn fn,
+                        void *opaque)
+{
+    r->g = grid_of(p);
+    r->x0 = MAX(p->x0, -2 * MAX_COORD);
+    r->y0 = MAX(p->y0, -2 * MAX_COORD);
+    r->x1 = MIN(p->x1, 2 * MAX_COORD);
+    r->y1 = MIN(p->y1, 2 * MAX_COORD);
+    r->samples = p->samples && p->samples->count ? p->samples
+                                                 : &standard_samples[0];
+    r->nsamples = MIN(r->samples->count, 8);
+    r->fn = fn;
+    r->opaque = opaque;
+}
+
+static bool in_scissor(const Raster *r, int x, int y)
+{
+    return x >= r->x0 && x < r->x1 && y >= r->y0 && y < r->y1;
+}
+
+/* Line weights at (cx, cy): its projection onto the segment. */
+static void line_bary(const Raster *r, int64_t cx, int64_t cy, float b[3])
+{
+    double len2 = (double)r->d.x * r->d.x + (double)r->d.y * r->d.y;
+    double t = ((double)(cx - r->a.x) * r->d.x
+                + (double)(cy - r->a.y) * r->d.y) / len2;
+
+    b[0] = (float)(1.0 - t);
+    b[1] = (float)t;
+    b[2] = 0.0f;
+}
+
+/* ---- convex polygons: triangles, rectangles, squares ---- */
+
+typedef struct Poly {
+    unsigned n;                     /* 3 or 4 */
+    Fix p[4];                       /* clockwise on screen */
+} Poly;
+
+static uint64_t raster_poly(Raster *r, const Poly *poly)
+{
+    const Grid *g = &r->g;
+    unsigned n = poly->n;
+    int64_t bias[4], minx, miny, maxx, maxy;
+    uint64_t covered = 0;
+    int64_t px0, py0, px1, py1;
+
+    minx = maxx = poly->p[0].x;
+    miny = maxy = poly->p[0].y;
+    for (unsigned j = 0; j < n; j++) {
+        bias[j] = top_left(&poly->p[j], &poly->p[(j + 1) % n]) ? 0 : -1;
+        minx = MIN(minx, poly->p[j].x);
+        maxx = MAX(maxx, poly->p[j].x);
+        miny = MIN(miny, poly->p[j].y);
+        maxy = MAX(maxy, poly->p[j].y);
+    }
+    /* pixels with a sample (within half a pixel of the centre) inside */
+    px0 = MAX((int64_t)r->x0, (minx - g->one) >> g->bits);
+    px1 = MIN((int64_t)r->x1, (maxx >> g->bits) + 1);
+    py0 = MAX((int64_t)r->y0, (miny - g->one) >> g->bits);
+    py1 = MIN((int64_t)r->y1, (maxy >> g->bits) + 1);
+    if (px0 >= px1 || py0 >= py1) {
+        return 0;
+    }
+    px0 &= ~(int64_t)1;
+    py0 &= ~(int64_t)1;
+
+    for (int qy = py0; qy < py1; qy += 2) {
+        for (int qx = px0; qx < px1; qx += 2) {
+            RasterQuad q = { .x = qx, .y = qy };
+
+            for (int i = 0; i < 4; i++) {
+                int x = qx + (i & 1), y = qy + (i >> 1);
+                int64_t cx = (int64_t)x * g->one + g->half;
+                int64_t cy = (int64_t)y * g->one + g->half;
+                int64_t e[4];
+
+                for (unsigned j = 0; j < n; j++) {
+                    e[j] = edge(&poly->p[j], &poly->p[(j + 1) % n], cx, cy);
+                }
+                switch (r->kind) {
+                case BARY_TRIANGLE:
+                    /* p[k]'s weight: the edge opposite, (k + 1, k + 2) */
+                    for (int k = 0; k < 3; k++) {
+                        q.bary[i][r->order[k]] =
+                            (float)((double)e[(k + 1) % 3] / r->area);
+                    }
+                    break;
+                case BARY_LINE:
+                    line_bary(r, cx, cy, q.bary[i]);
+                    break;
+                default:
+                    q.bary[i][0] = 1.0f;
+                    break;
+                }
+                if (!in_scissor(r, x, y)) {
+                    continue;
+                }
+                for (unsigned sm = 0; sm < r->nsamples; sm++) {
+                    const int8_t *pos = r->samples->pos[sm];
+                    int64_t sx = cx + pos[0] * g->sample_scale;
+                    int64_t sy = cy + pos[1] * g->sample_scale;
+                    bool in = true;
+
+                    for (unsigned j = 0; j < n && in; j++) {
+                        int64_t ej = !pos[0] && !pos[1] ? e[j]
+                                     : edge(&poly->p[j],
+                                            &poly->p[(j + 1) % n], sx, sy);
+                        in = ej + bias[j] >= 0;
+                    }
+                    if (in) {
+                        q.samples[i] |= 1u << sm;
+                        covered++;
+                    }
+                }
+                if (q.samples[i]) {
+                    q.mask |= 1u << i;
+                }
+            }
+            if (q.mask) {
+                r->fn(r->opaque, &q);
+            }
+        }
+    }
+    return covered;
+}
+
+uint64_t raster_triangle(const RasterVert v[3], const RasterParams *p,
+                         RasterQuadFn fn, void *opaque)
+{
+    Raster r = { .kind = BARY_TRIANGLE, .order = { 0, 1, 2 } };
+    Poly poly = { .n = 3 };
+
+    raster_init(&r, p, fn, opaque);
+    for (int i = 0; i < 3; i++) {
+        poly.p[i].x = snap(&r.g, v[i].x);
+        poly.p[i].y = snap(&r.g, v[i].y);
+    }
+    r.area = edge(&poly.p[0], &poly.p[1], poly.p[2].x, poly.p[2].y);
+    if (r.area == 0) {
+        return 0;
+    }
+    if (r.area < 0) {
+        /* make it clockwise; barycentrics are mapped back via order[] */
+        Fix t = poly.p[1];
+
+        poly.p[1] = poly.p[2];
+        poly.p[2] = t;
+        r.order[1] = 2;
+        r.order[2] = 1;
+        r.area = -r.area;
+    }
+    return raster_poly(&r, &poly);
+}
+
+uint64_t raster_point(const RasterVert *v, float size, const RasterParams *p,
+                      RasterQuadFn fn, void *opaque)
+{
+    Raster r = { .kind = BARY_POINT };
+    Poly poly = { .n = 4 };
+    int64_t l, t, rt, b;
+    float h;
+
+    if (!(size > 0.0f)) {
+        return 0;
+    }
+    h = MIN(size, MAX_SIZE) * 0.5f;
+    raster_init(&r, p, fn, opaque);
+    /* each side snapped on its own, as a clipped quad's corners would be */
+    l = snap(&r.g, v->x - h);
+    rt = snap(&r.g, v->x + h);
+    t = snap(&r.g, v->y - h);
+    b = snap(&r.g, v->y + h);
+    if (l >= rt || t >= b) {
+        return 0;
+    }
+    poly.p[0] = (Fix) { l, t };
+    poly.p[1] = (Fix) { rt, t };
+    poly.p[2] = (Fix) { rt, b };
+    poly.p[3] = (Fix) { l, b };
+    return raster_poly(&r, &poly);
+}
+
+/* ---- lines ---- */
+
+/*
+ * The rectangle around the segment, @width pixels across, not extended
+ * past the end points (D3D10's lines with multisampling, GL's
+ * multisampled lines).  The offset across is snapped once, so the four
+ * corners form an exact parallelogram.
+ */
+static uint64_t raster_line_rect(Raster *r, float width)
+{
+    const Grid *g = &r->g;
+    double len = hypot((double)r->d.x, (double)r->d.y);
+    double k = MIN(width, MAX_SIZE) * 0.5 * (1 << g->snap) / len;
+    Fix o = {
+        llrint(-r->d.y * k) * g->scale,
+        llrint(r->d.x * k) * g->scale,
+    };
+    Poly poly = { .n = 4 };
+
+    poly.p[0] = (Fix) { r->a.x - o.x, r->a.y - o.y };
+    poly.p[1] = (Fix) { r->a.x + r->d.x - o.x, r->a.y + r->d.y - o.y };
+    poly.p[2] = (Fix) { r->a.x + r->d.x + o.x, r->a.y + r->d.y + o.y };
+    poly.p[3] = (Fix) { r->a.x + o.x, r->a.y + o.y };
+    if (edge(&poly.p[0], &poly.p[1], poly.p[2].x, poly.p[2].y) <= 0) {
+        /* counter-clockwise, or too thin to cover anything */
+        Fix t = poly.p[1];
+
+        poly.p[1] = poly.p[3];
+        poly.p[3] = t;
+        if (edge(&poly.p[0], &poly.p[1], poly.p[2].x, poly.p[2].y) <= 0) {
+            return 0;
+        }
+    }
+    return raster_poly(r, &poly);
+}
+
+/*
+ * The values of t in [0, 1] a segment P(t) = A + t D keeps after linear
+ * constraints: lo < t < hi, each bound n / d (d > 0) and open or closed.
+ * Numerators and denominators stay below 2^31 (grid units of positions
+ * under 2^29), so products fit int64.
+ */
+typedef struct Span {
+    int64_t lo_n, lo_d, hi_n, hi_d;
+    bool lo_open, hi_open, empty;
+} Span;
+
+static int cmp_frac(int64_t n1, int64_t d1, int64_t n2, int64_t d2)
+{
+    int64_t l = n1 * d2, r = n2 * d1;
+
+    return (l > r) - (l < r);
+}
+
+/* Keep the t with a + t b < c (@strict) or a + t b <= c. */
+static void span_clip(Span *s, int64_t a, int64_t b, int64_t c, bool strict)
+{
+    int k;
+
+    if (b == 0) {
+        if (strict ? !(a < c) : !(a <= c)) {
+            s->empty = true;
+        }
+    } else if (b > 0) {
+        k = cmp_frac(c - a, b, s->hi_n, s->hi_d);
+        if (k < 0) {
+            s->hi_n = c - a;
+            s->hi_d = b;
+            s->hi_open = strict;
+        } else if (k == 0) {
+            s->hi_open |= strict;
+        }
+    } else {
+        k = cmp_frac(a - c, -b, s->lo_n, s->lo_d);
+        if (k > 0) {
+            s->lo_n = a - c;
+            s->lo_d = -b;
+            s->lo_open = strict;
+        } else if (k == 0) {
+            s->lo_open |= strict;
+        }
+    }
+}
+
+static bool span_empty(const Span *s)
+{
+    int k;
+
+    if (s->empty) {
+        return true;
+    }
+    k = cmp_frac(s->lo_n, s->lo_d, s->hi_n, s->hi_d);
+    return k > 0 || (k == 0 && (s->lo_open || s->hi_open));
+}
+
+/*
+ * D3D10's diamond test area of a pixel, relative to its centre, h = half
+ * a pixel: |x| + |y| < h, plus the lower-left and lower-right edges and
+ * the bottom corner; for a y-major line the right corner too.  With
+ * u = x + y and v = y - x: u <= h, v <= h, u > -h, v > -h.
+ */
+static bool diamond_holds(int64_t x, int64_t y, int64_t h, bool ymajor)
+{
+    int64_t u = x + y, v = y - x;
+
+    return (u <= h && v <= h && -u < h && -v < h)
+           || (ymajor && x == h && y == 0);
+}
+
+/*
+ * Whether the segment exits the diamond of the pixel centred at (cx, cy):
+ * it meets the test area, and its end point is not in it.
+ */
+static bool diamond_exit(const Raster *r, int64_t cx, int64_t cy,
+                         bool ymajor)
+{
+    int64_t h = r->g.half;
+    int64_t ax = r->a.x - cx, ay = r->a.y - cy;
+    int64_t ua = ax + ay, va = ay - ax;
+    int64_t du = r->d.x + r->d.y, dv = r->d.y - r->d.x;
+    Span s = { .lo_n = 0, .lo_d = 1, .hi_n = 1, .hi_d = 1 };
+
+    if (diamond_holds(ax + r->d.x, ay + r->d.y, h, ymajor)) {
+        return false;
+    }
+    span_clip(&s, ua, du, h, false);
+    span_clip(&s, va, dv, h, false);
+    span_clip(&s, -ua, -du, h, true);
+    span_clip(&s, -va, -dv, h, true);
+    if (!span_empty(&s)) {
+        return true;
+    }
+    if (ymajor) {
+        /* the right corner (h, 0) on the segment */
+        int64_t rx = h - ax, ry = -ay;
+        int64_t dot = rx * r->d.x + ry * r->d.y;
+
+        return r->d.x * ry == r->d.y * rx && dot >= 0
+               && dot <= r->d.x * r->d.x + r->d.y * r->d.y;
+    }
+    return false;
+}
+
+/* One quad of a diamond-rule line; returns the covered pixels. */
+static uint64_t diamond_quad(const Raster *r, int qx, int qy, bool ymajor)
+{
+    RasterQuad q = { .x = qx, .y = qy };
+    uint64_t covered = 0;
+
+    for (int i = 0; i < 4; i++) {
+        int x = qx + (i & 1), y = qy + (i >> 1);
+        int64_t cx = (int64_t)x * r->g.one + r->g.half;
+        int64_t cy = (int64_t)y * r->g.one + r->g.half;
+
+        line_bary(r, cx, cy, q.bary[i]);
+        if (in_scissor(r, x, y) && diamond_exit(r, cx, cy, ymajor)) {
+            q.samples[i] = 1;
+            q.mask |= 1u << i;
+            covered++;
+        }
+    }
+    if (q.mask) {
+        r->fn(r->opaque, &q);
+    }
+    return covered;
+}
+
+/*
+ * Aliased lines: pixels whose diamond the segment exits.  Candidates:
+ * along the major axis two columns (rows) at a time, the rows (columns)
+ * the segment crosses there, one more on each side.
+ */
+static uint64_t raster_line_diamond(Raster *r)
+{
+    const Grid *g = &r->g;
+    bool ymajor = llabs(r->d.y) > llabs(r->d.x);
+    /* major (m) and minor (n) coordinates, pixels */
+    double ma = (ymajor ? r->a.y : r->a.x) / (double)g->one;
+    double na = (ymajor ? r->a.x : r->a.y) / (double)g->one;
+    double dm = (ymajor ? r->d.y : r->d.x) / (double)g->one;
+    double dn = (ymajor ? r->d.x : r->d.y) / (double)g->one;
+    double mlo = MIN(ma, ma + dm), mhi = MAX(ma, ma + dm);
+    int m0 = ymajor ? r->y0 : r->x0, m1 = ymajor ? r->y1 : r->x1;
+    int n0 = ymajor ? r->x0 : r->y0, n1 = ymajor ? r->x1 : r->y1;
+    uint64_t covered = 0;
+
+    m0 = MAX(m0, (int)floor(mlo) - 1) & ~1;
+    m1 = MIN(m1, (int)floor(mhi) + 2);
+    for (int qm = m0; qm < m1; qm += 2) {
+        /* the segment's minor extent over [qm - 1, qm + 3] */
+        double s = MAX(mlo, qm - 1.0), e = MIN(mhi, qm + 3.0);
+        double ns, ne;
+        int lo, hi;
+
+        if (s > e) {
+            continue;
+        }
+        ns = na + (s - ma) * dn / dm;
+        ne = na + (e - ma) * dn / dm;
+        lo = MAX(n0, (int)floor(MIN(ns, ne)) - 1) & ~1;
+        hi = MIN(n1, (int)floor(MAX(ns, ne)) + 2);
+        for (int qn = lo; qn < hi; qn += 2) {
+            covered += ymajor ? diamond_quad(r, qn, qm, true)
+                              : diamond_quad(r, qm, qn, false);
+        }
+    }
+    return covered;
+}
+
+uint64_t raster_line(const RasterVert v[2], float width,
+                     const RasterParams *p, RasterQuadFn fn, void *opaque)
+{
+    Raster r = { .kind = BARY_LINE };
+
+    raster_init(&r, p, fn, opaque);
+    r.a.x = snap(&r.g, v[0].x);
+    r.a.y = snap(&r.g, v[0].y);
+    r.d.x = snap(&r.g, v[1].x) - r.a.x;
+    r.d.y = snap(&r.g, v[1].y) - r.a.y;
+    if ((r.d.x == 0 && r.d.y == 0) || !(width > 0.0f)) {
+        return 0;
+    }
+    if (width == 1.0f && r.nsamples == 1) {
+        return raster_line_diamond(&r);
+    }
+    return raster_line_rect(&r, width);
+}
