@@ -24,10 +24,11 @@
  * - COND_ADDRESS_HIGH/LOW, COND_MODE: stored; nv50_3d_cond_passes()
  *   evaluates them (query records in DMA_QUERY) for draws and clears.
  * - COUNTER_RESET zeroes a counter.
+ * - CLEAR_BUFFERS: nv50_rop_clear() (gr/rop.c) once COND_MODE passes.
  * - Draws and clears (VERTEX_BEGIN/END, VB_ELEMENT_*, VERTEX_BUFFER_*,
  *   VERTEX_DATA, immediate VTX_ATTR_* inside BEGIN/END, DRAW_TFB_BYTES,
- *   CLEAR_BUFFERS, CLIPID_FILL): accepted and logged once each, drawing
- *   is not modelled yet.
+ *   CLIPID_FILL): accepted and logged once each, drawing is not
+ *   modelled yet.
  * - Cache flushes (TIC/TSC/CODE_CB/VERTEX_ARRAY/WRCACHE_FLUSH),
  *   ZCULL_VALIDATE/INVALIDATE, STRMOUT_PARAMS_LATCH, DELAY: nothing to
  *   do, gemu has no caches and runs each method to its end.
@@ -40,6 +41,7 @@
 #include "gemu/log.h"
 #include "3d.h"
 #include "draw.h"
+#include "pipe.h"
 
 /* PFB VM trap subclients of DISPATCH (nvkm vm_client) */
 #define NV50_VM_SUB_DISPATCH_QUERY 0x2
@@ -513,6 +515,10 @@ static void draw(NV50GrCall *c, NV50Gr3dState *st, uint32_t mthd)
                       "skipped by COND_MODE %u\n",
                       mthd_name(mthd, name, sizeof(name)),
                       st_get(st, NV50_3D_COND_MODE));
+        return;
+    }
+    if (mthd == NV50_3D_CLEAR_BUFFERS) {
+        nv50_rop_clear(c, st, st_get(st, mthd));        /* gr/rop.c */
         return;
     }
     if (mthd >= 0x0300 && mthd < 0x0900) {
