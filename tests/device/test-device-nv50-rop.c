@@ -572,7 +572,8 @@ START_TEST(test_rop_zs_exhaustive)
                         { k, (k + 3) % 8, (k + 5) % 8 },
                         { (k + 1) % 8, (k + 6) % 8, (k + 2) % 8 },
                     };
-                    uint8_t fmask[2] = { 0xff, 0x0f }, wmask[2] = { 0xff, 0xf0 };
+                    uint8_t fmask[2] = { 0xff, 0x0f };
+                    uint8_t wmask[2] = { 0xff, 0xf0 };
                     uint8_t refs[2] = { 0x40, 0x0c };
                     bool two = k & 1, stencil = sf != 7 || k != 0;
                     uint8_t want[16][4];
