@@ -12,6 +12,8 @@
 #include "nv50-gr-rig.h"
 #include "hw/nv50/gr/pipe.h"
 #include "hw/nv50/surface.h"
+#include "hw/nv50/gr/tpc.h"
+#include "target/tesla.h"
 #include <math.h>
 
 #define TIC_VA      (GR_VA_DATA)
@@ -969,6 +971,56 @@ START_TEST(test_tex_mask)
 }
 END_TEST
 
+/* a compute launch samples through the same unit (tpc.c) */
+START_TEST(test_tex_compute)
+{
+    static const char src[] =
+        "shl b32 $r9 $r0 0x2\n"            /* tid x: $r0 */
+        "mov b32 $r1 0x0\n"
+        "mov b32 $r2 0x1\n"                /* lod 1 */
+        "texfetch all $r0:$r1:$r2:$r3 $t0 $s0 $r0:$r1:$r2\n"
+        "mov b32 $r8 $r9\n"                /* pairs the short tex */
+        "st b32 g0[$r8] $r0\n"
+        "exit nop\n";
+    const uint64_t code_va = GR_VA_DATA + 0x200000;
+    const uint64_t out_va = GR_VA_DATA + 0x300000;
+    g_autoptr(GArray) w = g_array_new(false, false, sizeof(uint32_t));
+    g_autofree char *err = NULL;
+    NV50CpLaunch l;
+    NV50CpResult r;
+
+    ck_assert_msg(tesla_assemble(TESLA_G84, TESLA_PROG_CP, src, w, &err),
+                  "%s", err ? err : "");
+    for (unsigned i = 0; i < w->len; i++) {
+        gr_wr32(code_va + 4 * i, g_array_index(w, uint32_t, i));
+    }
+    mip_texture(0);
+    /* level 1 (4x4) texel x: 10 + x */
+    {
+        uint64_t off;
+        NV50Surface sf = ref_level(4, 8, 8, 1, 0x10, 1, 4, &off, NULL);
+
+        for (uint32_t x = 0; x < 4; x++) {
+            put_f32(TEX_VA + off, &sf, x, 0, 0, 10.0f + x);
+        }
+    }
+    memset(&l, 0, sizeof(l));
+    l.code.base = code_va;
+    l.code.size = 4 * w->len;
+    l.gprs = 16;
+    l.shared_bytes = 0x100;
+    l.block[0] = 4;
+    l.block[1] = l.block[2] = 1;
+    l.grid[0] = l.grid[1] = 1;
+    l.g[0].base = out_va;
+    l.g[0].size = 16;
+    ck_assert_int_eq(nv50_tpc_launch(&call, &l, &r), TESLA_RUN_DONE);
+    for (uint32_t x = 0; x < 4; x++) {
+        CK_F(bf(gr_rd32(out_va + 4 * x)), 10.0f + x);
+    }
+}
+END_TEST
+
 Suite *nv50_texture_suite(void)
 {
     Suite *su = suite_create("nv50_texture");
@@ -988,6 +1040,7 @@ Suite *nv50_texture_suite(void)
     tcase_add_test(tc, test_tex_fetch_size);
     tcase_add_test(tc, test_tex_unbound);
     tcase_add_test(tc, test_tex_mask);
+    tcase_add_test(tc, test_tex_compute);
     suite_add_tcase(su, tc);
     return su;
 }

@@ -34,6 +34,7 @@
 #include "hw/nv50/nv50.h"
 #include "hw/nv50/engine.h"
 #include "tpc.h"
+#include "texture.h"
 
 /* Code bytes copied past the entry point. */
 #define CODE_WINDOW         0x40000u
@@ -412,6 +413,23 @@ static void report_trap(TpcLaunch *L, TpcMp *m, const TeslaResult *r,
                  r->msg);
 }
 
+/* --- textures ------------------------------------------------------------ */
+
+/*
+ * tex instructions: the texture unit (texture.c) with the FP program
+ * type's bindings (compute's), no implicit derivatives (texture.rst:
+ * only in the FP or with deriv).
+ */
+static void mp_tex(void *opaque, const TeslaInsn *insn, uint32_t mask,
+                   uint32_t coords[][TESLA_WARP_SIZE], unsigned ncoords,
+                   uint32_t out[4][TESLA_WARP_SIZE])
+{
+    TpcMp *m = opaque;
+
+    nv50_tex_exec(m->L->c, NV50_GR_PROG_CP, false, insn, mask, coords,
+                  ncoords, out);
+}
+
 /* --- launch -------------------------------------------------------------- */
 
 static void set_result(NV50CpResult *res, TpcMp *m, const TeslaResult *r)
@@ -481,6 +499,7 @@ TeslaRunStatus nv50_tpc_launch(NV50GrCall *c, const NV50CpLaunch *l,
     /* a reset or the channel's teardown abandons the launch (engine.h) */
     env.stop = nv50_engine_abort_flag(c->s);
     env.mem_write = mp_mem_write;
+    env.tex = mp_tex;
     env.gprs = MIN(l->gprs, (unsigned)TESLA_MAX_GPRS);
     env.local_bytes = MIN(l->local_bytes, 0x10000u);
     /* at least the header and the USER_PARAMs (0x14, as gemu-shader) */
