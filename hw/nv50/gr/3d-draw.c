@@ -319,11 +319,16 @@ typedef struct DrawRun {
     NV50PipeVertex *verts;      /* shaded, by slot */
     uint32_t *slot;             /* ref -> slot */
     bool draw;                  /* RASTERIZE_ENABLE */
+    NV50Rop *rop;               /* the draw's render targets and zeta */
     uint64_t assembled, emitted;
 } DrawRun;
 
-static void emit_count(void *opaque, const NV50PipePrim *p)
+/* The back end: coverage, FP, ROP (fp.c). */
+static void emit_draw(void *opaque, const NV50PipePrim *p)
 {
+    DrawRun *r = opaque;
+
+    nv50_fp_draw(r->c, r->st, r->rop, p);
 }
 
 static void prim_out(DrawRun *r, NV50PrimKind kind, const uint32_t *refs,
@@ -340,8 +345,8 @@ static void prim_out(DrawRun *r, NV50PrimKind kind, const uint32_t *refs,
     }
     r->emitted += nv50_clip_prim(r->st, kind, v,
                                  &r->verts[r->slot[refs[provoking]]],
-                                 r->d->emit ? r->d->emit : emit_count,
-                                 r->d->emit_opaque);
+                                 r->d->emit ? r->d->emit : emit_draw,
+                                 r->d->emit ? r->d->emit_opaque : r);
 }
 
 #define OUT1(a, pv) \
@@ -529,6 +534,10 @@ static void draw_run(NV50GrCall *c, NV50Gr3dState *st, NV50Draw *d)
         goto out;
     }
     r.draw = nv50_st(st, NV50_3D_RASTERIZE_ENABLE) & 1;
+    if (r.draw && !d->emit) {
+        r.rop = nv50_rop_begin(c, st);
+        r.draw = r.rop != NULL;     /* unusable targets: error raised */
+    }
     seg = g_new(uint32_t, refs->len);
     for (unsigned k = 0; k <= refs->len; k++) {
         if (k == refs->len ||
@@ -546,6 +555,9 @@ static void draw_run(NV50GrCall *c, NV50Gr3dState *st, NV50Draw *d)
         st->counter[NV50_3D_COUNTER_RAST_PRIMITIVES_POSTCLIP] += r.emitted;
     }
 out:
+    if (r.rop) {
+        nv50_rop_end(r.rop);
+    }
     g_free(r.verts);
     g_free(r.slot);
 }

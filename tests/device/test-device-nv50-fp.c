@@ -1,0 +1,510 @@
+/*
+ * The 3D back end (hw/nv50/gr/fp.c) on a channel's PGRAPH context:
+ * hand-made primitives (no front end) drawn with FP programs assembled
+ * from envydis text, the render targets read back and checked pixel by
+ * pixel against a C reference: perspective, linear and flat
+ * interpolants and the position inputs, discard, c[] reads, two render
+ * targets, a depth export against early-Z'd geometry, point sprites,
+ * derivatives through helper pixels, the FP_PIXELS and SAMPLECNT
+ * counters.
+ *
+ * The state is Mesa's nv50 driver's: RGBA32_FLOAT linear render
+ * targets, a Z32_FLOAT zeta buffer, FP_INTERPOLANT_CTRL with all four
+ * position components (UMASK xyzw) and the interpolants from result map
+ * slot 4.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <math.h>
+#include "nv50-gr-rig.h"
+#include "hw/nv50/gr/3d.h"
+#include "hw/nv50/gr/pipe.h"
+
+#define SUBC_3D     7
+#define H_3D        0xbeef3097u
+
+#define W           16
+#define H           16
+#define PITCH       (W * 16)
+#define RT_VA(i)    (GR_VA_DATA + 0x10000 + (i) * 0x10000)
+#define ZETA_VA     (GR_VA_DATA + 0x40000)
+#define CODE_VA     (GR_VA_DATA + 0x80000)
+#define CB_VA       (GR_VA_DATA + 0x90000)
+#define ENTRY       0x100
+
+/* 3D methods (rnndb g80_3d.xml) */
+#define RT_ADDRESS_HIGH(i)      (0x0200 + (i) * 0x20)
+#define RT_ADDRESS_LOW(i)       (0x0204 + (i) * 0x20)
+#define RT_FORMAT(i)            (0x0208 + (i) * 0x20)
+#define RT_TILE_MODE(i)         (0x020c + (i) * 0x20)
+#define RT_HORIZ(i)             (0x1240 + (i) * 8)
+#define RT_VERT(i)              (0x1244 + (i) * 8)
+#define RT_HORIZ_LINEAR         0x80000000u
+#define RT_CONTROL              0x121c
+#define RT_ARRAY_MODE           0x1224
+#define ZETA_ADDRESS_HIGH       0x0fe0
+#define ZETA_ADDRESS_LOW        0x0fe4
+#define ZETA_FORMAT             0x0fe8
+#define ZETA_TILE_MODE          0x0fec
+#define ZETA_HORIZ              0x1228
+#define ZETA_VERT               0x122c
+#define ZETA_ARRAY_MODE         0x1230
+#define ZETA_ENABLE             0x1538
+#define SCREEN_SCISSOR_HORIZ    0x0ff4
+#define SCREEN_SCISSOR_VERT     0x0ff8
+#define CLEAR_DEPTH             0x0d90
+#define DEPTH_TEST_ENABLE       0x12cc
+#define DEPTH_WRITE_ENABLE      0x12e8
+#define DEPTH_TEST_FUNC         0x130c
+#define COLOR_MASK(i)           (0x1a00 + (i) * 4)
+#define FP_RESULT_COUNT         0x1298
+#define FP_START_ID             0x1414
+#define POINT_COORD_REPLACE_MAP 0x13c0
+#define POINT_SPRITE_ENABLE     0x1520
+#define POINT_SPRITE_CTRL       0x1660
+#define NOPERSPECTIVE_BITMAP    0x1540
+#define FP_INTERPOLANT_CTRL     0x1988
+#define FP_REG_ALLOC_TEMP       0x198c
+#define FP_CONTROL              0x19a8
+
+#define FMT_RGBA32_FLOAT        0xc0
+#define FMT_Z32_FLOAT           0x0a
+#define FUNC_LESS               0x201
+#define FUNC_ALWAYS             0x207
+#define FPC_MULTIPLE_RESULTS    0x00000001u
+#define FPC_EXPORTS_Z           0x00000100u
+#define FPC_USES_KIL            0x00100000u
+
+static uint32_t obj3d;
+static NV50PipeVertex vtx[3];
+
+static NV50Gr3dState *state(void)
+{
+    NV50Gr3dState *st = gr.ctx->state[NV50_GR_3D];
+
+    ck_assert_ptr_nonnull(st);
+    return st;
+}
+
+static void m(uint32_t mthd, uint32_t data)
+{
+    gr_call(SUBC_3D, mthd, data);
+}
+
+static uint32_t fbits(float f)
+{
+    uint32_t u;
+
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static float rt_get(unsigned rt, int x, int y, unsigned c)
+{
+    uint32_t u = gr_rd32(RT_VA(rt) + (uint64_t)y * PITCH + x * 16 + c * 4);
+    float f;
+
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static void rt_fill(unsigned rt, float v)
+{
+    for (unsigned i = 0; i < W * H * 4; i++) {
+        gr_wr32(RT_VA(rt) + i * 4, fbits(v));
+    }
+}
+
+/* Assemble @src at ENTRY in the FP code segment; its state. */
+static void fp_program(const char *src, unsigned gprs, unsigned results,
+                       uint32_t control)
+{
+    g_autoptr(GArray) w = g_array_new(false, false, sizeof(uint32_t));
+    g_autofree char *err = NULL;
+
+    ck_assert_msg(tesla_assemble(TESLA_G84, TESLA_PROG_FP, src, w, &err),
+                  "%s", err);
+    for (unsigned i = 0; i < w->len; i++) {
+        gr_wr32(CODE_VA + ENTRY + i * 4, g_array_index(w, uint32_t, i));
+    }
+    m(FP_REG_ALLOC_TEMP, gprs);
+    m(FP_RESULT_COUNT, results);
+    m(FP_CONTROL, control);
+    m(FP_START_ID, ENTRY);
+}
+
+/* UMASK xyzw, @count interpolants from map slot 4, @nonflat of them not flat */
+static void fp_interp(unsigned count, unsigned nonflat)
+{
+    m(FP_INTERPOLANT_CTRL, 0xfu << 24 | nonflat << 16 | 4 << 8 | count);
+}
+
+static void setup(void)
+{
+    gr_rig_init();
+    obj3d = gr_object(0x8297, H_3D);
+    gr_bind(SUBC_3D, obj3d);
+    m(NV50_3D_DMA_CODE_CB, GR_DMA_VM);
+    m(NV50_3D_FP_ADDRESS_HIGH, (uint32_t)(CODE_VA >> 32));
+    m(NV50_3D_FP_ADDRESS_LOW, (uint32_t)CODE_VA);
+    /* c0 = buffer 3 at CB_VA */
+    m(NV50_3D_CB_DEF_ADDRESS_HIGH, (uint32_t)(CB_VA >> 32));
+    m(NV50_3D_CB_DEF_ADDRESS_LOW, (uint32_t)CB_VA);
+    m(NV50_3D_CB_DEF_SET, 3 << 16 | 0x100);
+    m(NV50_3D_SET_PROGRAM_CB, 0 << 8 | 3 << 12 | 0x3 << 4 | 0x1);
+    for (unsigned i = 0; i < 2; i++) {
+        m(RT_ADDRESS_HIGH(i), (uint32_t)(RT_VA(i) >> 32));
+        m(RT_ADDRESS_LOW(i), (uint32_t)RT_VA(i));
+        m(RT_FORMAT(i), FMT_RGBA32_FLOAT);
+        m(RT_TILE_MODE(i), 0);
+        m(RT_HORIZ(i), RT_HORIZ_LINEAR | PITCH);
+        m(RT_VERT(i), H);
+        m(COLOR_MASK(i), 0x1111);
+        rt_fill(i, -1.0f);
+    }
+    m(RT_ARRAY_MODE, 0);
+    m(RT_CONTROL, 076543210 << 4 | 1);
+    m(SCREEN_SCISSOR_HORIZ, W << 16);
+    m(SCREEN_SCISSOR_VERT, H << 16);
+    memset(vtx, 0, sizeof(vtx));
+    for (unsigned i = 0; i < 3; i++) {
+        vtx[i].out_words = 16;
+    }
+    ck_assert_uint_eq(rd32(0x400100), 0);
+}
+
+static void teardown(void)
+{
+    gr_rig_teardown();
+}
+
+static NV50GrCall call(void)
+{
+    return (NV50GrCall) {
+        .s = rig.s, .ctx = gr.ctx, .subc = SUBC_3D, .class_id = 0x8297,
+        .obj = GR_INST + ((uint64_t)obj3d << 4),
+        .mthd = NV50_3D_VERTEX_END_GL,
+    };
+}
+
+static void draw(const NV50PipePrim *p)
+{
+    NV50GrCall c = call();
+    NV50Rop *r = nv50_rop_begin(&c, state());
+
+    ck_assert_ptr_nonnull(r);
+    nv50_fp_draw(&c, state(), r, p);
+    nv50_rop_end(r);
+    ck_assert_uint_eq(rd32(0x400100), 0);
+}
+
+static NV50PipePrim tri(const float xy[3][2], const float z[3],
+                        const float w[3], unsigned provoking)
+{
+    NV50PipePrim p = {
+        .kind = NV50_PRIM_TRIANGLES, .nverts = 3, .front = true,
+        .provoking = &vtx[provoking],
+    };
+
+    for (unsigned i = 0; i < 3; i++) {
+        p.scr[i] = (RasterVert) { xy[i][0], xy[i][1], z[i], 1.0f / w[i] };
+        p.v[i] = &vtx[i];
+    }
+    return p;
+}
+
+/* The rectangle [x0, x1) x [y0, y1) as two triangles (unambiguous). */
+static void rect(float x0, float y0, float x1, float y1, float z0, float z1)
+{
+    const float a[3][2] = { { x0, y0 }, { x1, y0 }, { x0, y1 } };
+    const float b[3][2] = { { x1, y0 }, { x1, y1 }, { x0, y1 } };
+    const float za[3] = { z0, z0, z1 }, zb[3] = { z0, z1, z1 };
+    const float w[3] = { 1, 1, 1 };
+    NV50PipePrim p;
+
+    p = tri(a, za, w, 2);
+    draw(&p);
+    p = tri(b, zb, w, 2);
+    draw(&p);
+}
+
+/* Screen-space barycentrics of (px, py); false near an edge. */
+static bool bary(const float xy[3][2], double px, double py, double l[3])
+{
+    double area = (xy[1][0] - xy[0][0]) * (xy[2][1] - xy[0][1]) -
+                  (xy[2][0] - xy[0][0]) * (xy[1][1] - xy[0][1]);
+
+    for (unsigned i = 0; i < 3; i++) {
+        const float *a = xy[(i + 1) % 3], *b = xy[(i + 2) % 3];
+
+        l[i] = ((b[0] - a[0]) * (py - a[1]) - (px - a[0]) * (b[1] - a[1])) /
+               area;
+    }
+    return l[0] > 1e-3 && l[1] > 1e-3 && l[2] > 1e-3;
+}
+
+static bool near(double a, double b)
+{
+    return fabs(a - b) <= 1e-4 * MAX(1.0, fabs(b));
+}
+
+/*
+ * Perspective (map slot 4), linear (slot 5, NOPERSPECTIVE) and flat
+ * (slot 6) interpolants, x from the position; y and 1/w to RT 1.
+ */
+START_TEST(test_fp_interpolation)
+{
+    const float xy[3][2] = { { 1.25f, 0.5f }, { 15.0f, 3.75f },
+                             { 4.5f, 14.5f } };
+    const float z[3] = { 0.1f, 0.5f, 0.9f }, w[3] = { 1.0f, 4.0f, 2.0f };
+    const float pa[3] = { 1.0f, 5.0f, -3.0f }, la[3] = { 0.0f, 2.0f, 8.0f };
+    NV50PipePrim p;
+    unsigned inside = 0;
+
+    fp_program("interp $r8 v[0xc]\n"
+               "rcp f32 $r8 $r8\n"
+               "interp $r0 v[0x10] $r8\n"
+               "interp $r1 v[0x14]\n"
+               "interp $r2 flat v[0x18]\n"
+               "interp $r3 v[0x0]\n"
+               "interp $r4 v[0x4]\n"
+               "interp $r5 v[0x8]\n"
+               "interp $r6 v[0xc]\n"
+               "exit mov b32 $r7 $r8\n", 9, 8, FPC_MULTIPLE_RESULTS);
+    fp_interp(3, 2);
+    m(NOPERSPECTIVE_BITMAP, 1u << 5);
+    m(RT_CONTROL, 076543210 << 4 | 2);
+    for (unsigned i = 0; i < 3; i++) {
+        vtx[i].out[4] = fbits(pa[i]);
+        vtx[i].out[5] = fbits(la[i]);
+        vtx[i].out[6] = fbits(10.0f + i);
+    }
+    p = tri(xy, z, w, 1);
+    draw(&p);
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            double l[3], iw = 0, pv = 0, lv = 0, zv = 0;
+
+            if (!bary(xy, x + 0.5, y + 0.5, l)) {
+                continue;
+            }
+            inside++;
+            for (unsigned i = 0; i < 3; i++) {
+                iw += l[i] / w[i];
+                pv += l[i] * pa[i] / w[i];
+                lv += l[i] * la[i];
+                zv += l[i] * z[i];
+            }
+            ck_assert_msg(near(rt_get(0, x, y, 0), pv / iw),
+                          "persp at %d,%d: %f, want %f", x, y,
+                          rt_get(0, x, y, 0), pv / iw);
+            ck_assert_msg(near(rt_get(0, x, y, 1), lv), "linear at %d,%d",
+                          x, y);
+            ck_assert_msg(rt_get(0, x, y, 2) == 11.0f, "flat at %d,%d", x, y);
+            ck_assert(rt_get(0, x, y, 3) == x + 0.5f);
+            ck_assert(rt_get(1, x, y, 0) == y + 0.5f);
+            ck_assert_msg(near(rt_get(1, x, y, 1), zv), "z at %d,%d", x, y);
+            ck_assert_msg(near(rt_get(1, x, y, 2), iw), "1/w at %d,%d", x, y);
+            ck_assert_msg(near(rt_get(1, x, y, 3), 1 / iw), "w at %d,%d", x,
+                          y);
+        }
+    }
+    ck_assert_uint_gt(inside, 40);
+    /* far outside: untouched */
+    ck_assert(rt_get(0, 15, 15, 0) == -1.0f);
+    ck_assert(rt_get(1, 0, 15, 0) == -1.0f);
+}
+END_TEST
+
+/*
+ * discard where x < c0[0]; without MULTIPLE_RESULTS RT 1 gets RT 0's
+ * colour; counters count what was written.
+ */
+START_TEST(test_fp_discard_counters)
+{
+    NV50Gr3dState *st = state();
+
+    gr_wr32(CB_VA, fbits(6.0f));
+    fp_program("interp $r0 v[0x0]\n"
+               "interp $r1 v[0x4]\n"
+               "ld $r5 b32 c0[0x0]\n"
+               "set $c0 $r2 l f32 $r0 $r5\n"
+               "(lg $c0) discard\n"
+               "mov b32 $r2 0x3f800000\n"
+               "exit mov b32 $r3 $r2\n", 6, 4, FPC_USES_KIL);
+    fp_interp(0, 0);
+    m(RT_CONTROL, 076543210 << 4 | 2);
+    st->samplecnt = 0;
+    st->counter[NV50_3D_COUNTER_FP_PIXELS] = 0;
+    rect(2, 3, 12, 9, 0.5f, 0.5f);
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            bool in = x >= 2 && x < 12 && y >= 3 && y < 9;
+            bool kept = in && x >= 6;
+
+            for (unsigned rt = 0; rt < 2; rt++) {
+                ck_assert_msg(rt_get(rt, x, y, 0) ==
+                              (kept ? x + 0.5f : -1.0f),
+                              "RT %u at %d,%d: %f", rt, x, y,
+                              rt_get(rt, x, y, 0));
+                ck_assert(rt_get(rt, x, y, 1) == (kept ? y + 0.5f : -1.0f));
+                ck_assert(rt_get(rt, x, y, 3) == (kept ? 1.0f : -1.0f));
+            }
+        }
+    }
+    ck_assert_uint_eq(st->counter[NV50_3D_COUNTER_FP_PIXELS], 10 * 6);
+    ck_assert_uint_eq(st->samplecnt, 6 * 6);
+}
+END_TEST
+
+/*
+ * Depth: a rectangle whose FP exports z = 0.5 (late Z), then one with
+ * z from 0.2 (left) to 0.8 (right) through early Z: the second wins
+ * where its z < 0.5.
+ */
+START_TEST(test_fp_depth_export)
+{
+    NV50GrCall c = call();
+    const float xy0[3][2] = { { 0, 0 }, { 16, 0 }, { 0, 16 } };
+    const float xy1[3][2] = { { 16, 0 }, { 16, 16 }, { 0, 16 } };
+    const float z0[3] = { 0.2f, 0.8f, 0.2f }, z1[3] = { 0.8f, 0.8f, 0.2f };
+    const float w[3] = { 1, 1, 1 };
+    NV50PipePrim p;
+
+    m(ZETA_ADDRESS_HIGH, (uint32_t)(ZETA_VA >> 32));
+    m(ZETA_ADDRESS_LOW, (uint32_t)ZETA_VA);
+    m(ZETA_FORMAT, FMT_Z32_FLOAT);
+    m(ZETA_TILE_MODE, 0);
+    m(ZETA_HORIZ, W);
+    m(ZETA_VERT, H);
+    m(ZETA_ARRAY_MODE, 1);
+    m(ZETA_ENABLE, 1);
+    m(DEPTH_TEST_ENABLE, 1);
+    m(DEPTH_WRITE_ENABLE, 1);
+    m(DEPTH_TEST_FUNC, FUNC_ALWAYS);
+    m(CLEAR_DEPTH, fbits(1.0f));
+    nv50_rop_clear(&c, state(), 0x1);
+    m(DEPTH_TEST_FUNC, FUNC_LESS);
+
+    /* red, z 0.5 exported in $r4 (FP_RESULT_COUNT 5) */
+    fp_program("mov b32 $r0 0x3f800000\n"
+               "mov b32 $r1 0x00000000\n"
+               "mov b32 $r2 0x00000000\n"
+               "mov b32 $r3 0x3f800000\n"
+               "mov b32 $r4 0x3f000000\n"
+               "exit nop\n", 5, 5, FPC_EXPORTS_Z);
+    fp_interp(0, 0);
+    rect(0, 0, 16, 16, 0.9f, 0.9f);
+
+    /* green, interpolated z */
+    fp_program("mov b32 $r0 0x00000000\n"
+               "mov b32 $r1 0x3f800000\n"
+               "mov b32 $r2 0x00000000\n"
+               "mov b32 $r3 0x3f800000\n"
+               "exit nop\n", 4, 4, 0);
+    p = tri(xy0, z0, w, 0);
+    draw(&p);
+    p = tri(xy1, z1, w, 0);
+    draw(&p);
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            double zv = 0.2 + 0.6 * (x + 0.5) / 16;
+
+            if (fabs(zv - 0.5) < 1e-3) {
+                continue;
+            }
+            ck_assert_msg(rt_get(0, x, y, 1) == (zv < 0.5 ? 1.0f : 0.0f),
+                          "at %d,%d (z %f): %f %f", x, y, zv,
+                          rt_get(0, x, y, 0), rt_get(0, x, y, 1));
+            ck_assert(rt_get(0, x, y, 0) == (zv < 0.5 ? 0.0f : 1.0f));
+        }
+    }
+}
+END_TEST
+
+/*
+ * A point sprite of size 4 at (8, 8): 16 pixels; map slot 4 replaced by
+ * s, slot 5 by t (upper-left origin), slot 6 by 1; slot 7 the vertex's.
+ */
+START_TEST(test_fp_point_sprite)
+{
+    NV50PipePrim p = {
+        .kind = NV50_PRIM_POINTS, .nverts = 1, .front = true,
+        .provoking = &vtx[0], .width = 4.0f,
+        .scr = { { 8.0f, 8.0f, 0.5f, 1.0f } }, .v = { &vtx[0] },
+    };
+
+    fp_program("interp $r8 v[0xc]\n"
+               "rcp f32 $r8 $r8\n"
+               "interp $r0 v[0x10] $r8\n"
+               "interp $r1 v[0x14] $r8\n"
+               "interp $r2 v[0x18] $r8\n"
+               "interp $r3 v[0x1c] $r8\n"
+               "exit nop\n", 9, 4, 0);
+    fp_interp(4, 4);
+    m(POINT_SPRITE_ENABLE, 1);
+    m(POINT_SPRITE_CTRL, 0x10);
+    m(POINT_COORD_REPLACE_MAP, 1u << 16 | 2u << 20 | 4u << 24);
+    vtx[0].out[7] = fbits(7.0f);
+    draw(&p);
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            bool in = x >= 6 && x < 10 && y >= 6 && y < 10;
+
+            if (!in) {
+                ck_assert(rt_get(0, x, y, 0) == -1.0f);
+                continue;
+            }
+            ck_assert_msg(near(rt_get(0, x, y, 0), (x + 0.5 - 6) / 4),
+                          "s at %d,%d: %f", x, y, rt_get(0, x, y, 0));
+            ck_assert(near(rt_get(0, x, y, 1), (y + 0.5 - 6) / 4));
+            ck_assert(rt_get(0, x, y, 2) == 1.0f);
+            ck_assert(rt_get(0, x, y, 3) == 7.0f);
+        }
+    }
+}
+END_TEST
+
+/*
+ * Derivatives through helper pixels: a one-pixel-wide rectangle column
+ * (x 5) covers one pixel of each quad; ddx of x^2 (quadop dx) there
+ * needs its helper neighbour's value.
+ */
+START_TEST(test_fp_helper_derivative)
+{
+    fp_program("interp $r0 v[0x0]\n"
+               "mul f32 $r1 $r0 $r0\n"
+               "quadop f32 sub subr sub subr $r2 dx $r1 $r1\n"
+               "mov b32 $r0 $r2\n"
+               "mov b32 $r1 $r2\n"
+               "exit mov b32 $r3 $r2\n", 4, 4, 0);
+    fp_interp(0, 0);
+    rect(5, 2, 6, 6, 0.5f, 0.5f);
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            if (x == 5 && y >= 2 && y < 6) {
+                /* pixel 5 is the right one of its quad: 5.5^2 - 4.5^2 */
+                ck_assert_msg(near(rt_get(0, x, y, 0), 10.0),
+                              "ddx at %d,%d: %f", x, y, rt_get(0, x, y, 0));
+            } else {
+                ck_assert(rt_get(0, x, y, 0) == -1.0f);
+            }
+        }
+    }
+}
+END_TEST
+
+Suite *nv50_fp_suite(void)
+{
+    Suite *su = suite_create("nv50_fp");
+    TCase *tc = tcase_create("draw");
+
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_fp_interpolation);
+    tcase_add_test(tc, test_fp_discard_counters);
+    tcase_add_test(tc, test_fp_depth_export);
+    tcase_add_test(tc, test_fp_point_sprite);
+    tcase_add_test(tc, test_fp_helper_derivative);
+    suite_add_tcase(su, tc);
+    return su;
+}
