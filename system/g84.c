@@ -31,9 +31,15 @@
 
 #define G84_DEFAULT_QEMU        "qemu-system-x86_64"
 #define G84_DEFAULT_RAM_MIB     512
+/* -guest-mesa: its initramfs (~240 MB) and the files unpacked from it */
+#define G84_MESA_RAM_MIB        1024
 #define G84_RAM_BACKEND         "gemu-ram"
 /* -guest without a terminal or a window: power off this long after boot */
 #define G84_GUEST_BATCH_POWEROFF    5
+/* the x86 kernel's command line is at most 2047 bytes (COMMAND_LINE_SIZE) */
+#define G84_CMDLINE_MAX         2047
+/* gemu's exit status when -guest-run's command left none */
+#define G84_RUN_NO_STATUS       125
 
 typedef struct G84Machine {
     NV50State *card;
@@ -46,6 +52,8 @@ typedef struct G84Machine {
     char *qmp_sock;             /* the socket in it */
     bool pin_pending;           /* -pin-cpu: not done yet */
     int pin_cpu;                /* its CPU, or GEMU_PIN_CPU_AUTO */
+    char *run_dir;              /* -guest-run: private directory of ... */
+    char *run_status;           /* ... the guest's second serial port */
 } G84Machine;
 
 static volatile pid_t qemu_pid;
@@ -276,6 +284,12 @@ static void g84_teardown(G84Machine *m, GemuClock *clk)
         g_free(m->qmp_sock);
         g_free(m->qmp_dir);
     }
+    if (m->run_dir) {
+        unlink(m->run_status);
+        rmdir(m->run_dir);
+        g_free(m->run_status);
+        g_free(m->run_dir);
+    }
     nv50_free(m->card);
     for (int h = 0; h < NV50_HEADS; h++) {
         display_console_free(m->con[h]);
@@ -287,27 +301,67 @@ static void g84_teardown(G84Machine *m, GemuClock *clk)
  * The guest's kernel command line.  A batch run (stdin not a terminal, no
  * window, no monitor) has nobody to type at the guest's shell: unless the
  * user chose "gemu.poweroff=", the guest powers off once it is up.
+ * -guest-run's command goes as "gemu.runb64=" in base64 (any text
+ * survives; the guest's /init decodes it and powers off after it).  NULL
+ * with *errp set if the line is too long for the kernel.
  */
-static char *g84_guest_cmdline(const MachineOptions *opts)
+static char *g84_guest_cmdline(const MachineOptions *opts, GError **errp)
 {
     GString *s = g_string_new(G84_GUEST_CMDLINE);
 
     if (opts->guest_append) {
         g_string_append_printf(s, " %s", opts->guest_append);
     }
-    if (!isatty(STDIN_FILENO) && !display_has_window() && !opts->monitor &&
-        !strstr(s->str, "gemu.poweroff=")) {
+    if (opts->guest_run) {
+        g_autofree char *b64 = g_base64_encode(
+            (const guchar *)opts->guest_run, strlen(opts->guest_run));
+
+        g_string_append_printf(s, " gemu.runb64=%s", b64);
+    } else if (!isatty(STDIN_FILENO) && !display_has_window() &&
+               !opts->monitor && !strstr(s->str, "gemu.poweroff=")) {
         g_string_append_printf(s, " gemu.poweroff=%d",
                                G84_GUEST_BATCH_POWEROFF);
     }
+    if (s->len > G84_CMDLINE_MAX) {
+        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_NAMETOOLONG,
+                    "the kernel command line would be %zu bytes, more than "
+                    "the %d the kernel takes%s", s->len, G84_CMDLINE_MAX,
+                    opts->guest_run ? " (-guest-run's command goes on it "
+                    "in base64: put a long one in a script)" : "");
+        g_string_free(s, TRUE);
+        return NULL;
+    }
     return g_string_free(s, FALSE);
+}
+
+/*
+ * -guest-run: the status the guest wrote to its second serial port
+ * ("gemu-run-status N"), or -1 if there is none.
+ */
+static int g84_run_status(const char *path)
+{
+    g_autofree char *text = NULL;
+    const char *p, *last = NULL;
+    int st = -1;
+
+    if (!path || !g_file_get_contents(path, &text, NULL, NULL)) {
+        return -1;
+    }
+    for (p = text; (p = strstr(p, "gemu-run-status ")); p++) {
+        last = p;
+    }
+    if (last && sscanf(last, "gemu-run-status %d", &st) == 1 &&
+        st >= 0 && st <= 255) {
+        return st;
+    }
+    return -1;
 }
 
 int g84_machine_run(const MachineOptions *opts)
 {
     g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func(g_free);
     g_autoptr(GError) err = NULL;
-    g_autofree char *kernel = NULL, *initrd = NULL;
+    g_autofree char *kernel = NULL, *initrd = NULL, *cmdline = NULL;
     uint64_t ram = 0, vram = 0;
     bool has_accel = false, has_vga = false, has_mem = false;
     g_autofree char *derr = NULL;
@@ -366,11 +420,26 @@ int g84_machine_run(const MachineOptions *opts)
         }
     }
     if (!ram) {
-        ram = (uint64_t)G84_DEFAULT_RAM_MIB << 20;
+        ram = (uint64_t)(opts->guest_mesa ? G84_MESA_RAM_MIB
+                                          : G84_DEFAULT_RAM_MIB) << 20;
     }
-    if (opts->guest && !g84_guest_prepare(&kernel, &initrd, &err)) {
+    if (opts->guest_run && !*opts->guest_run) {
+        gemu_error("g84: -guest-run: the command is empty");
+        return 1;
+    }
+    if (opts->guest && !(cmdline = g84_guest_cmdline(opts, &err))) {
+        gemu_error("g84: -guest: %s", err->message);
+        return 1;
+    }
+    if (opts->guest &&
+        !g84_guest_prepare(&kernel, &initrd, opts->guest_mesa, &err)) {
         gemu_error("g84: cannot make the guest: %s", err->message);
         return 1;
+    }
+    if (opts->guest_mesa && has_mem && ram < ((uint64_t)G84_MESA_RAM_MIB << 20)) {
+        gemu_log("gemu: g84: -guest-mesa with -m %" PRIu64 "M: the guest "
+                 "may not have room for Mesa's initramfs (%dM is the "
+                 "default with -guest-mesa)\n", ram >> 20, G84_MESA_RAM_MIB);
     }
 
     gemu_clock_init(&clk, GEMU_CLOCK_HOST);
@@ -409,6 +478,16 @@ int g84_machine_run(const MachineOptions *opts)
                      "the window takes no keys\n");
         }
     }
+    /* -guest-run: the guest's second serial port, a file read at exit */
+    if (opts->guest_run) {
+        m.run_dir = g_dir_make_tmp("gemu-run-XXXXXX", &err);
+        if (!m.run_dir) {
+            gemu_error("g84: -guest-run: %s", err->message);
+            g84_teardown(&m, &clk);
+            return 1;
+        }
+        m.run_status = g_build_filename(m.run_dir, "status", NULL);
+    }
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
         gemu_error("g84: socketpair: %s", strerror(errno));
         g84_teardown(&m, &clk);
@@ -424,7 +503,7 @@ int g84_machine_run(const MachineOptions *opts)
         g_ptr_array_add(args, g_strdup("-initrd"));
         g_ptr_array_add(args, g_strdup(initrd));
         g_ptr_array_add(args, g_strdup("-append"));
-        g_ptr_array_add(args, g84_guest_cmdline(opts));
+        g_ptr_array_add(args, g_steal_pointer(&cmdline));
         g_ptr_array_add(args, g_strdup("-display"));
         g_ptr_array_add(args, g_strdup("none"));
         if (mon_stdio) {
@@ -437,6 +516,12 @@ int g84_machine_run(const MachineOptions *opts)
         } else {
             g_ptr_array_add(args, g_strdup("-serial"));
             g_ptr_array_add(args, g_strdup("stdio"));
+        }
+        if (m.run_status) {
+            /* ttyS1: where the guest writes -guest-run's exit status */
+            g_ptr_array_add(args, g_strdup("-serial"));
+            g_ptr_array_add(args, g_strdup_printf("file:%s",
+                                                  m.run_status));
         }
         g_ptr_array_add(args, g_strdup("-monitor"));
         g_ptr_array_add(args, g_strdup("none"));
@@ -531,6 +616,21 @@ int g84_machine_run(const MachineOptions *opts)
             gemu_error("g84: -screendump %s: %s", opts->screendump, serr);
             ok = false;
         }
+    }
+    if (opts->guest_run) {
+        int st = g84_run_status(m.run_status);
+
+        g84_teardown(&m, &clk);
+        if (st >= 0) {
+            return ok ? st : 1;
+        }
+        gemu_error("g84: -guest-run: the guest ended without the "
+                   "command's exit status (%s)",
+                   m.stopping ? "stopped before it finished"
+                   : WIFSIGNALED(status) ? "QEMU was killed by a signal"
+                   : WEXITSTATUS(status) ? "QEMU failed"
+                   : "see the guest's console above");
+        return G84_RUN_NO_STATUS;
     }
     g84_teardown(&m, &clk);
     if (m.stopping) {

@@ -12,10 +12,15 @@
  * The guest of "gemu -M g84 -guest", made from the machine's Debian
  * packages: *kernel is /boot/vmlinuz-VERSION, *initrd an initramfs with
  * busybox and the nouveau module (and its dependencies) of that kernel,
- * built on first use into the cache directory.  False with *errp set
- * (naming the package to install) if something is missing.
+ * built on first use into the cache directory.  With MESA (-guest-mesa)
+ * *initrd is that initramfs followed by a second archive with Mesa's
+ * userspace (EGL, GLES, GBM, the DRI drivers, kmscube, eglinfo,
+ * glmark2-es2-drm and every library they need), cached beside it.
+ * False with *errp set (naming the package to install) if something is
+ * missing.
  */
-bool g84_guest_prepare(char **kernel, char **initrd, GError **errp);
+bool g84_guest_prepare(char **kernel, char **initrd, bool mesa,
+                       GError **errp);
 
 /*
  * The kernel options the guest always gets: interrupts by polling (QEMU's

@@ -18,6 +18,8 @@ typedef struct MachineOptions {
     const char *qemu;           /* -qemu PATH (g84) */
     bool guest;                 /* -guest: boot gemu's Debian guest (g84) */
     const char *guest_append;   /* -guest-append ARGS: more kernel options */
+    const char *guest_run;      /* -guest-run CMD: run it, its status ours */
+    bool guest_mesa;            /* -guest-mesa: Mesa's userspace in the guest */
     const char *pin_cpu;        /* -pin-cpu auto|N (g84), NULL: no pinning */
     bool engine_sync;           /* -engine-sync: kicks wait for the engine */
     int argc;                   /* what follows "--" (g84: QEMU options) */

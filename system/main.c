@@ -33,6 +33,15 @@ static void usage(FILE *f)
         "  -guest                 g84: boot gemu's guest (Debian kernel,\n"
         "                         nouveau, busybox) with its console here\n"
         "  -guest-append ARGS     g84: more kernel options for -guest\n"
+        "  -guest-run CMD         g84: run the shell command line CMD in the\n"
+        "                         guest once nouveau is up, then power off;\n"
+        "                         gemu exits with CMD's status (125: the\n"
+        "                         guest ended without one); implies -guest\n"
+        "  -guest-mesa            g84: add Mesa's userspace to the guest\n"
+        "                         (EGL/GLES/GBM, nouveau_dri, kmscube,\n"
+        "                         eglinfo, glmark2-es2-drm; a second cached\n"
+        "                         archive, ~230 MiB; RAM 1G unless -m);\n"
+        "                         implies -guest\n"
         "  -pin-cpu auto|N        g84: run gemu and QEMU's vCPU thread on one\n"
         "                         host CPU (auto: the one gemu is on); they\n"
         "                         take turns, and a switch on one CPU costs\n"
@@ -90,6 +99,8 @@ int main(int argc, char **argv)
         { "qemu", required_argument, NULL, 'Q' },
         { "guest", no_argument, NULL, 'G' },
         { "guest-append", required_argument, NULL, 'A' },
+        { "guest-run", required_argument, NULL, 'U' },
+        { "guest-mesa", no_argument, NULL, 'L' },
         { "pin-cpu", required_argument, NULL, 'C' },
         { "trace", required_argument, NULL, 'T' },
         { "engine-sync", no_argument, NULL, 'E' },
@@ -130,6 +141,14 @@ int main(int argc, char **argv)
             break;
         case 'A':
             opts.guest_append = optarg;
+            break;
+        case 'U':
+            opts.guest_run = optarg;
+            opts.guest = true;
+            break;
+        case 'L':
+            opts.guest_mesa = true;
+            opts.guest = true;
             break;
         case 'C':
             opts.pin_cpu = optarg;
@@ -191,6 +210,11 @@ int main(int argc, char **argv)
         }
         list_machines();
         return machine ? 0 : 1;
+    }
+    if ((opts.guest_run || opts.guest_mesa) && strcmp(machine, "g84")) {
+        gemu_error("%s is an option of the g84 machine",
+                   opts.guest_run ? "-guest-run" : "-guest-mesa");
+        return 1;
     }
     for (size_t i = 0; machines[i].name; i++) {
         if (!strcmp(machine, machines[i].name)) {
