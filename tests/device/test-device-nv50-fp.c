@@ -334,6 +334,7 @@ START_TEST(test_fp_discard_counters)
                "exit mov b32 $r3 $r2\n", 6, 4, FPC_USES_KIL);
     fp_interp(0, 0);
     m(RT_CONTROL, 076543210 << 4 | 2);
+    m(0x1514, 1);                   /* SAMPLECNT_ENABLE, as Mesa's query */
     st->samplecnt = 0;
     st->counter[NV50_3D_COUNTER_FP_PIXELS] = 0;
     rect(2, 3, 12, 9, 0.5f, 0.5f);

@@ -5,16 +5,17 @@
  *
  * - Coverage: raster_triangle/line/point inside nv50_rop_bounds()'s
  *   rectangle and sample pattern, positions snapped to 1/256 pixel
- *   (UNVERIFIED: the G84's sub-pixel precision).  POLYGON_MODE_FRONT/
- *   BACK LINE or POINT draws a triangle's edges (LINE_WIDTH) or
- *   vertices (POINT_SIZE) instead (edge flags are not modelled).
+ *   (UNVERIFIED: the G84's sub-pixel precision).  POLYGON_MODE LINE and
+ *   POINT arrive as lines and points (clip.c makes them).
  * - Early Z: every covered sample goes through nv50_rop_zs_test()
  *   before the FP unless FP_CONTROL says the FP exports Z or uses KIL,
  *   or ALPHA_TEST_ENABLE is set (UNVERIFIED: the hardware's own choice
  *   also looks at the early-Z state of ZCULL).  A pixel none of whose
  *   samples survives becomes a helper; a quad with none left is not
  *   shaded.  Otherwise the test is late, after the FP, with the FP's Z
- *   ($r[FP_RESULT_COUNT - 1]) for every sample when it exports one.
+ *   ($r[FP_RESULT_COUNT - 1]) for every sample when it exports one; the
+ *   alpha test (nv50_rop_alpha_test, colour output 0's alpha) comes
+ *   first and drops the fragment before it touches zeta.
  * - FP launches: quads are batched, up to FP_BATCH_QUADS a launch
  *   (warps of 8 quads, threads UL UR LL LR), each batch on the next of
  *   the 4 MPs (UNVERIFIED: the hardware's distribution); code from
@@ -45,7 +46,8 @@
  *   else $r0..$r3 for every RT (UNVERIFIED); written to each surviving
  *   sample with nv50_rop_write().
  * - Counters: FP_PIXELS counts the visible pixels shaded, samplecnt the
- *   samples written (the occlusion query's SAMPLECNT).
+ *   samples written while SAMPLECNT_ENABLE is set (the occlusion
+ *   query's SAMPLECNT: Mesa sets it only while a query is active).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -57,16 +59,13 @@
 #include "tpc.h"
 
 /* 3D methods the back end reads (rnndb g80_3d.xml) */
-#define M_POLYGON_MODE_FRONT        0x0dac
-#define M_POLYGON_MODE_BACK         0x0db0
 #define M_FP_RESULT_COUNT           0x1298
 #define M_SHADE_MODEL               0x12d4
 #define M_LOCAL_SIZE_LOG            0x12e0
 #define M_ALPHA_TEST_ENABLE         0x12ec
-#define M_LINE_WIDTH                0x13b0
 #define M_POINT_COORD_REPLACE_MAP   0x13c0      /* 16 words */
 #define M_FP_START_ID               0x1414
-#define M_POINT_SIZE                0x1518
+#define M_SAMPLECNT_ENABLE          0x1514
 #define M_POINT_SPRITE_ENABLE       0x1520
 #define M_NOPERSPECTIVE_BITMAP      0x1540      /* 4 words */
 #define M_POINT_SPRITE_CTRL         0x1660
@@ -75,8 +74,6 @@
 #define M_FP_REG_ALLOC_TEMP         0x198c
 #define M_FP_CONTROL                0x19a8
 
-#define POLYGON_MODE_POINT          0x1b00
-#define POLYGON_MODE_LINE           0x1b01
 #define SHADE_MODEL_FLAT            0x1d00
 #define FP_CONTROL_MULTIPLE_RESULTS 0x00000001u
 #define FP_CONTROL_EXPORTS_Z        0x00000100u
@@ -138,7 +135,8 @@ typedef struct FpDraw {
     TeslaEnv env;
     uint32_t entry;
     unsigned results;
-    bool multiple, exports_z, late_z;
+    bool multiple, exports_z, late_z, alpha_test;
+    bool samplecnt;             /* SAMPLECNT_ENABLE */
     /* interpolants */
     FpSlot slot[FP_POS_SLOTS + FP_MAP_SLOTS];
     unsigned nslots;
@@ -329,8 +327,9 @@ static void fp_env(FpDraw *d)
                      (uint32_t)TESLA_MAX_GPRS);
     d->multiple = fc & FP_CONTROL_MULTIPLE_RESULTS;
     d->exports_z = fc & FP_CONTROL_EXPORTS_Z;
-    d->late_z = d->exports_z || (fc & FP_CONTROL_USES_KIL) ||
-                (st_get(d->st, M_ALPHA_TEST_ENABLE) & 1);
+    d->alpha_test = st_get(d->st, M_ALPHA_TEST_ENABLE) & 1;
+    d->samplecnt = st_get(d->st, M_SAMPLECNT_ENABLE) & 1;
+    d->late_z = d->exports_z || (fc & FP_CONTROL_USES_KIL) || d->alpha_test;
 
     d->env.variant = TESLA_G84;
     d->env.prog = TESLA_PROG_FP;
@@ -534,6 +533,17 @@ static void fp_output(FpDraw *d, const TeslaRun *run, const FpQuad *q,
         zout = f32_of(tesla_run_reg(run, t, d->results - 1));
         ncol = d->results - 1;
     }
+    for (unsigned rt = 0; rt < NV50_PIPE_RTS; rt++) {
+        unsigned base = d->multiple ? rt * 4 : 0;
+
+        for (unsigned k = 0; k < 4; k++) {
+            color[rt][k] = base + k < ncol
+                           ? f32_of(tesla_run_reg(run, t, base + k)) : 0.0f;
+        }
+    }
+    if (d->alpha_test && !nv50_rop_alpha_test(d->rop, color[0][3])) {
+        return;
+    }
     if (d->late_z) {
         for (unsigned s = 0; s < 8; s++) {
             float z;
@@ -548,22 +558,11 @@ static void fp_output(FpDraw *d, const TeslaRun *run, const FpQuad *q,
             }
         }
     }
-    if (!samples) {
-        return;
-    }
-    for (unsigned rt = 0; rt < NV50_PIPE_RTS; rt++) {
-        unsigned base = d->multiple ? rt * 4 : 0;
-
-        for (unsigned k = 0; k < 4; k++) {
-            color[rt][k] = base + k < ncol
-                           ? f32_of(tesla_run_reg(run, t, base + k)) : 0.0f;
-        }
-    }
     for (unsigned s = 0; s < 8; s++) {
         if (samples & (1u << s)) {
             nv50_rop_write(d->rop, q->x + (i & 1), q->y + (i >> 1), s,
                            color);
-            d->st->samplecnt++;
+            d->st->samplecnt += d->samplecnt;
         }
     }
 }
@@ -703,7 +702,6 @@ static void fp_rasterise(FpDraw *d)
 {
     const NV50PipePrim *p = d->prim;
     const RasterParams *rp = &d->rp;
-    uint32_t mode;
 
     switch (p->kind) {
     case NV50_PRIM_POINTS:
@@ -716,33 +714,9 @@ static void fp_rasterise(FpDraw *d)
         raster_line(p->scr, p->width > 0 ? p->width : 1.0f, rp, fp_quad, d);
         return;
     case NV50_PRIM_TRIANGLES:
-        break;
-    }
-    mode = st_get(d->st, p->front ? M_POLYGON_MODE_FRONT
-                                  : M_POLYGON_MODE_BACK);
-    if (mode == POLYGON_MODE_LINE) {
-        float w = f32_of(st_get(d->st, M_LINE_WIDTH));
-
-        for (unsigned e = 0; e < 3 && !d->stopped; e++) {
-            RasterVert v[2] = { p->scr[e], p->scr[(e + 1) % 3] };
-
-            fp_sub(d, 2, e, (e + 1) % 3, 0);
-            raster_line(v, w > 0 ? w : 1.0f, rp, fp_quad, d);
-            /* edges share pixels: shade each edge's quads on their own */
-            fp_flush(d);
-        }
-    } else if (mode == POLYGON_MODE_POINT) {
-        float sz = f32_of(st_get(d->st, M_POINT_SIZE));
-
-        d->point_size = sz > 0 ? sz : 1.0f;
-        for (unsigned e = 0; e < 3 && !d->stopped; e++) {
-            fp_sub(d, 1, e, 0, 0);
-            raster_point(&p->scr[e], d->point_size, rp, fp_quad, d);
-            fp_flush(d);
-        }
-    } else {
         fp_sub(d, 3, 0, 1, 2);
         raster_triangle(p->scr, rp, fp_quad, d);
+        return;
     }
 }
 

@@ -99,6 +99,12 @@ void nv50_rop_write(NV50Rop *r, int x, int y, unsigned sample,
                     const float color[NV50_PIPE_RTS][4]);
 /* The scissor/clip rectangle and sample count fragments are bounded by. */
 void nv50_rop_bounds(const NV50Rop *r, RasterParams *p);
+/*
+ * The alpha test (ALPHA_TEST_ENABLE/REF/FUNC) of colour output 0's
+ * alpha, which the back end does before late Z: true if the fragment
+ * survives (always, with the test off).
+ */
+bool nv50_rop_alpha_test(const NV50Rop *r, float alpha);
 
 /* CLEAR_BUFFERS (0x19d0): clear what @data selects, in the scissor. */
 void nv50_rop_clear(NV50GrCall *c, NV50Gr3dState *st, uint32_t data);

@@ -994,11 +994,6 @@ static void setup_state(NV50Rop *r)
             sd->func_mask = get(st, M_STENCIL_FRONT_MASK + 4);
         }
     }
-    if (get(st, M_ALPHA_TEST_ENABLE)) {
-        gemu_log_once(LOG_UNIMP, "nv50-rop", 1, "nv50: 3D ROP: "
-                      "ALPHA_TEST_ENABLE: the test is the back end's, "
-                      "nv50_rop_alpha_test()\n");
-    }
     if (get(st, M_LAYER) & 0x10000) {
         unimp("LAYER USE_GP (the GP's layer; LAYER.IDX is used)");
     }

@@ -70,12 +70,4 @@ static inline uint32_t nv50_rop_ch_mask(const NV50RopFormat *f, unsigned ch)
 float nv50_rop_srgb_encode(float l);
 float nv50_rop_srgb_decode(float s);
 
-/*
- * Extras for the back end that pipe.h does not carry (fp.c may call
- * them; the hardware does these before late Z):
- * the alpha test (ALPHA_TEST_ENABLE/REF/FUNC) of colour output 0's
- * alpha: true if the fragment survives.
- */
-bool nv50_rop_alpha_test(const NV50Rop *r, float alpha);
-
 #endif
