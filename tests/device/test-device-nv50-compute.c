@@ -527,12 +527,17 @@ START_TEST(mesa_setup_accepted)
         ck_assert_msg(rd32(0x400100) == 0, "method 0x%04x: intr 0x%x",
                       seq[i][0], rd32(0x400100));
     }
-    /* methods gemu does not model are named, once */
-    cp(M_TSC_ADDRESS_HIGH, 0);
+    /* methods gemu does not model are named, once (UNK030C twice) */
+    cp(0x030c, 0);
+    cp(0x030c, 1);
     log = rig_log();
-    ck_assert_ptr_nonnull(strstr(log, "TSC_ADDRESS_HIGH"));
-    ck_assert_ptr_null(strstr(strstr(log, "TSC_ADDRESS_HIGH") + 1,
-                              "TSC_ADDRESS_HIGH"));
+    ck_assert_ptr_nonnull(strstr(log, "UNK030C"));
+    ck_assert_ptr_null(strstr(strstr(log, "UNK030C") + 1, "UNK030C"));
+    /* the texture state Mesa sets is stored, not logged */
+    ck_assert_ptr_null(strstr(log, "TSC_ADDRESS"));
+    ck_assert_ptr_null(strstr(log, "TIC_LIMIT"));
+    ck_assert_uint_eq(gr.ctx->shared.tsc_addr, 0x210000);
+    ck_assert_uint_eq(gr.ctx->shared.tic_limit, 0x7ff);
 }
 END_TEST
 

@@ -11,8 +11,11 @@
  *   record at QUERY_ADDRESS in DMA_QUERY.  TYPE QUERY writes
  *   {SEQUENCE, value}, TYPE COUNTER {counter, 0}, then the PTIMER
  *   timestamp (64-bit): 16 bytes, or with SHORT only the first word
- *   (Mesa's fence: QUERY/ZERO/SHORT, it reads word 0).  Counters that
- *   need drawing are 0.  MODE SYNC compares word 0 with SEQUENCE.
+ *   (Mesa's fence: QUERY/ZERO/SHORT, it reads word 0).  SAMPLECNT and
+ *   the counters are what the pipeline counted (3d-draw.c, fp.c); what
+ *   needs a GP, stream output or ZCULL (not modelled) reads 0 or the
+ *   value last set, logged once.  MODE SYNC compares word 0 with
+ *   SEQUENCE.
  * - The state 3D shares with compute (gr.h NV50GrShared, gr/shared.c)
  *   goes there, not to mthd[]: DMA_CODE_CB, VP/GP/FP_ADDRESS (the code
  *   segments), CB_DEF_SET (the 128-buffer table, at this class's
@@ -20,15 +23,15 @@
  *   CB_ADDR.BUFFER at word CB_ADDR.ID to memory, ID counting on),
  *   SET_PROGRAM_CB (c[] slots per program type), and the texture state:
  *   DMA_TIC/TSC/TEXTURE, TIC/TSC_ADDRESS and LIMIT, LINKED_TSC,
- *   TEX_LIMITS[], BIND_TIC[]/BIND_TSC[] (kept, not sampled yet).
+ *   TEX_LIMITS[], BIND_TIC[]/BIND_TSC[] (what texture.c samples with).
  * - COND_ADDRESS_HIGH/LOW, COND_MODE: stored; nv50_3d_cond_passes()
  *   evaluates them (query records in DMA_QUERY) for draws and clears.
  * - COUNTER_RESET zeroes a counter.
  * - CLEAR_BUFFERS: nv50_rop_clear() (gr/rop.c) once COND_MODE passes.
- * - Draws and clears (VERTEX_BEGIN/END, VB_ELEMENT_*, VERTEX_BUFFER_*,
- *   VERTEX_DATA, immediate VTX_ATTR_* inside BEGIN/END, DRAW_TFB_BYTES,
- *   CLIPID_FILL): accepted and logged once each, drawing is not
- *   modelled yet.
+ * - Draws (VERTEX_BEGIN/END, VB_ELEMENT_*, VERTEX_BUFFER_*, VERTEX_DATA,
+ *   immediate VTX_ATTR_* inside BEGIN/END) are the pipeline's (pipe.h):
+ *   3d-draw.c takes them.  DRAW_TFB_BYTES and CLIPID_FILL: accepted
+ *   and logged once each, not modelled.
  * - Cache flushes (TIC/TSC/CODE_CB/VERTEX_ARRAY/WRCACHE_FLUSH),
  *   ZCULL_VALIDATE/INVALIDATE, STRMOUT_PARAMS_LATCH, DELAY: nothing to
  *   do, gemu has no caches and runs each method to its end.
@@ -107,8 +110,9 @@ static bool query_rw(NV50GrCall *c, NV50Gr3dState *st, uint64_t off,
 static void unmodelled(NV50GrCall *c, const char *what)
 {
     gemu_log_once(LOG_UNIMP, "nv50-3d-query", (uintptr_t)what,
-                  "nv50: 3D QUERY_GET %s reads 0: drawing is not "
-                  "modelled yet (UNVERIFIED)\n", what);
+                  "nv50: 3D QUERY_GET %s: what it counts is not modelled "
+                  "(GP, stream output, ZCULL), it reads 0 (UNVERIFIED)\n",
+                  what);
 }
 
 /*
@@ -126,8 +130,7 @@ static bool query_value(NV50GrCall *c, NV50Gr3dState *st, unsigned sel,
         *val = 0;
         return true;
     case NV50_3D_QUERY_SAMPLECNT:
-        unmodelled(c, "SAMPLECNT");
-        *val = st->samplecnt;
+        *val = st->samplecnt;       /* fp.c: the samples written */
         return true;
     case NV50_3D_QUERY_STRMOUT_NO_OVERFLOW:
         /* nothing streamed out, so everything fit */
@@ -252,7 +255,15 @@ static void query_get(NV50GrCall *c, NV50Gr3dState *st, uint32_t get)
                           "COUNTER_SELECT 0x%x (UNVERIFIED error)", sel);
             return;
         }
-        unmodelled(c, "COUNTER");
+        switch (sel) {
+        case NV50_3D_COUNTER_GP_LAUNCHES:
+        case NV50_3D_COUNTER_GP_PRIMITIVES_OUT:
+        case NV50_3D_COUNTER_TRANSFORM_FEEDBACK:
+        case NV50_3D_COUNTER_UNK0A:
+        case NV50_3D_COUNTER_UNK0C:
+            unmodelled(c, "COUNTER (GP, stream output, UNK)");
+            break;
+        }
         /* rnndb: the counter at word 0, zero at word 1 */
         w0 = st->counter[sel];
         w1 = 0;
@@ -470,64 +481,38 @@ static bool shared_method(NV50GrCall *c, NV50Gr3dState *st, uint32_t mthd,
     return false;
 }
 
-/* --- draws --- */
+/* --- draws and clears --- */
 
-static bool is_draw(uint32_t mthd, const NV50Gr3dState *st)
+/* What the pipeline's front end (3d-draw.c) does not take. */
+static bool is_draw(uint32_t mthd)
 {
     switch (mthd) {
-    case NV50_3D_VERTEX_BEGIN_D3D:
-    case NV50_3D_VERTEX_END_D3D:
-    case NV50_3D_VERTEX_BEGIN_GL:
-    case NV50_3D_VERTEX_END_GL:
-    case NV50_3D_VB_ELEMENT_U8:
-    case NV50_3D_VB_ELEMENT_U16:
-    case NV50_3D_VB_ELEMENT_U32:
-    case NV50_3D_VERTEX_BUFFER_FIRST:
-    case NV50_3D_VERTEX_BUFFER_COUNT:
-    case NV50_3D_VERTEX_DATA:
     case NV50_3D_DRAW_TFB_BYTES:
     case NV50_3D_CLEAR_BUFFERS:
     case 0x19d4:    /* CLIPID_FILL */
         return true;
     }
-    /* VTX_ATTR_* inside BEGIN/END: immediate-mode vertices */
-    return st->in_begin && mthd >= 0x0300 && mthd < 0x0900;
+    return false;
 }
 
 static void draw(NV50GrCall *c, NV50Gr3dState *st, uint32_t mthd)
 {
     char name[48];
 
-    switch (mthd) {
-    case NV50_3D_VERTEX_BEGIN_D3D:
-    case NV50_3D_VERTEX_BEGIN_GL:
-        st->in_begin = true;
-        break;
-    case NV50_3D_VERTEX_END_D3D:
-    case NV50_3D_VERTEX_END_GL:
-        st->in_begin = false;
-        break;
-    }
-    if ((mthd == NV50_3D_VERTEX_BEGIN_D3D ||
-         mthd == NV50_3D_VERTEX_BEGIN_GL ||
-         mthd == NV50_3D_CLEAR_BUFFERS) && !nv50_3d_cond_passes(c, st)) {
-        gemu_log_once(LOG_UNIMP, "nv50-3d-cond-skip", mthd, "nv50: 3D %s "
-                      "skipped by COND_MODE %u\n",
-                      mthd_name(mthd, name, sizeof(name)),
-                      st_get(st, NV50_3D_COND_MODE));
-        return;
-    }
     if (mthd == NV50_3D_CLEAR_BUFFERS) {
+        if (!nv50_3d_cond_passes(c, st)) {
+            gemu_log_once(LOG_UNIMP, "nv50-3d-cond-skip", mthd, "nv50: 3D "
+                          "%s skipped by COND_MODE %u\n",
+                          mthd_name(mthd, name, sizeof(name)),
+                          st_get(st, NV50_3D_COND_MODE));
+            return;
+        }
         nv50_rop_clear(c, st, st_get(st, mthd));        /* gr/rop.c */
         return;
     }
-    if (mthd >= 0x0300 && mthd < 0x0900) {
-        mthd = 0x0300;      /* one message for all immediate attributes */
-    }
+    /* UNVERIFIED: stream output and clip IDs are not modelled */
     gemu_log_once(LOG_UNIMP, "nv50-3d-draw", mthd, "nv50: 3D %s accepted: "
-                  "drawing is not modelled yet\n",
-                  mthd == 0x0300 ? "VTX_ATTR_* (immediate vertices)" :
-                  mthd_name(mthd, name, sizeof(name)));
+                  "not modelled\n", mthd_name(mthd, name, sizeof(name)));
 }
 
 /* --- the class --- */
@@ -566,7 +551,7 @@ static bool nv50_3d_method(NV50GrCall *c, void *opaque, uint32_t mthd,
 
     if (nv50_3d_draw_method(c, st, mthd, data)) {
         /* a draw method: the front end's (3d-draw.c) */
-    } else if (is_draw(mthd, st)) {
+    } else if (is_draw(mthd)) {
         draw(c, st, mthd);
     } else {
         switch (mthd) {

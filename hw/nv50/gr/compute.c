@@ -19,8 +19,9 @@
  *   either class; address in DMA_CODE_CB; size 0 means 64 KiB).  CB_ADDR
  *   + CB_DATA upload words into a buffer, the word index counting up.
  * - TIC/TSC state (DMA_TIC/TSC/TEXTURE, TIC/TSC_ADDRESS and LIMIT,
- *   LINKED_TSC, TEX_LIMITS, BIND_TIC/TSC) is shared too; kept, and
- *   logged once as unimplemented (no texturing yet).
+ *   LINKED_TSC, TEX_LIMITS, BIND_TIC/TSC) is shared too; tex
+ *   instructions sample through it (texture.c, the FP program type's
+ *   bindings).
  * - g[i]: GLOBAL[i] ADDRESS (in DMA_GLOBAL) and LIMIT (inclusive);
  *   MODE other than LINEAR is taken as PITCH x (LIMIT.HEIGHT + 1)
  *   linear bytes (block-linear layouts: unimplemented, logged).
@@ -37,8 +38,8 @@
  * Every method is implemented, or accepted without effect where that is
  * what the hardware does as far as anyone knows (flushes, delays,
  * performance counters' setup, stack and warp allocation), or stored and
- * logged once as unimplemented by name (texturing, conditional launch,
- * the UNK* methods).
+ * logged once as unimplemented by name (conditional launch, performance
+ * counters, the UNK* methods).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -137,9 +138,9 @@ static const CpMthd cp_mthds[] = {
     { 0x01b8, 1, 4, M_STORE, "DMA_LOCAL" },
     { 0x01bc, 1, 4, M_NO_EFFECT, "DMA_STACK" },
     { 0x01c0, 1, 4, M_STORE, "DMA_CODE_CB" },
-    { 0x01c4, 1, 4, M_UNIMP, "DMA_TSC" },
-    { 0x01c8, 1, 4, M_UNIMP, "DMA_TIC" },
-    { 0x01cc, 1, 4, M_UNIMP, "DMA_TEXTURE" },
+    { 0x01c4, 1, 4, M_STORE, "DMA_TSC" },
+    { 0x01c8, 1, 4, M_STORE, "DMA_TIC" },
+    { 0x01cc, 1, 4, M_STORE, "DMA_TEXTURE" },
     { 0x0200, 4, 4, M_UNIMP, "UNK0200" },
     { 0x0210, 1, 4, M_STORE, "CP_ADDRESS_HIGH" },
     { 0x0214, 1, 4, M_STORE, "CP_ADDRESS_LOW" },
@@ -149,9 +150,9 @@ static const CpMthd cp_mthds[] = {
     { 0x0220, 1, 4, M_NO_EFFECT, "STACK_SIZE_LOG" },
     { 0x0224, 1, 4, M_UNIMP, "CALL_LIMIT_LOG" },
     { 0x0228, 1, 4, M_UNIMP, "UNK0228" },
-    { 0x022c, 1, 4, M_UNIMP, "TSC_ADDRESS_HIGH" },
-    { 0x0230, 1, 4, M_UNIMP, "TSC_ADDRESS_LOW" },
-    { 0x0234, 1, 4, M_UNIMP, "TSC_LIMIT" },
+    { 0x022c, 1, 4, M_STORE, "TSC_ADDRESS_HIGH" },
+    { 0x0230, 1, 4, M_STORE, "TSC_ADDRESS_LOW" },
+    { 0x0234, 1, 4, M_STORE, "TSC_LIMIT" },
     /* no texture, code or constant caches are modelled */
     { 0x027c, 1, 4, M_NO_EFFECT, "TSC_FLUSH" },
     { 0x0280, 1, 4, M_NO_EFFECT, "TIC_FLUSH" },
@@ -171,9 +172,9 @@ static const CpMthd cp_mthds[] = {
     { 0x02b8, 1, 4, M_STORE, "LANES32_ENABLE" },
     { 0x02bc, 1, 4, M_UNIMP, "UNK02BC" },
     { 0x02c0, 1, 4, M_STORE, "CP_REG_ALLOC_TEMP" },
-    { 0x02c4, 1, 4, M_UNIMP, "TIC_ADDRESS_HIGH" },
-    { 0x02c8, 1, 4, M_UNIMP, "TIC_ADDRESS_LOW" },
-    { 0x02cc, 1, 4, M_UNIMP, "TIC_LIMIT" },
+    { 0x02c4, 1, 4, M_STORE, "TIC_ADDRESS_HIGH" },
+    { 0x02c8, 1, 4, M_STORE, "TIC_ADDRESS_LOW" },
+    { 0x02cc, 1, 4, M_STORE, "TIC_LIMIT" },
     { 0x02d0, 4, 4, M_UNIMP, "MP_PM_SET" },
     { 0x02e0, 4, 4, M_UNIMP, "MP_PM_CONTROL" },
     { 0x02f0, 1, 4, M_UNIMP, "MP_PM_OVERFLOW_TRAP_ENABLE" },
@@ -203,7 +204,7 @@ static const CpMthd cp_mthds[] = {
     { 0x036c, 1, 4, M_UNIMP, "UNK036C" },
     { 0x0370, 1, 4, M_UNIMP, "UNK0370" },
     { 0x0374, 1, 4, M_STORE, "USER_PARAM_COUNT" },
-    { 0x0378, 1, 4, M_UNIMP, "LINKED_TSC" },
+    { 0x0378, 1, 4, M_STORE, "LINKED_TSC" },
     { 0x0380, 1, 4, M_NO_EFFECT, "CODE_CB_FLUSH" },
     { 0x0384, 1, 4, M_UNIMP, "UNK0384" },
     { 0x0388, 1, 4, M_STORE, "GRIDID" },
@@ -216,9 +217,9 @@ static const CpMthd cp_mthds[] = {
     { 0x03b4, 1, 4, M_STORE, "CP_START_ID" },
     /* register layout in the MP's file: invisible to a program */
     { 0x03b8, 1, 4, M_NO_EFFECT, "REG_MODE" },
-    { 0x03bc, 1, 4, M_UNIMP, "TEX_LIMITS" },
-    { 0x03c0, 1, 4, M_UNIMP, "BIND_TSC" },
-    { 0x03c4, 1, 4, M_UNIMP, "BIND_TIC" },
+    { 0x03bc, 1, 4, M_STORE, "TEX_LIMITS" },
+    { 0x03c0, 1, 4, M_STORE, "BIND_TSC" },
+    { 0x03c4, 1, 4, M_STORE, "BIND_TIC" },
     { 0x03cc, 1, 4, M_UNIMP, "UNK03CC" },
     { 0x03d0, 1, 4, M_NO_EFFECT, "TEX_CACHE_CTL" },
     { 0x03d4, 5, 4, M_UNIMP, "UNK03D4" },
