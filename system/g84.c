@@ -427,16 +427,13 @@ int g84_machine_run(const MachineOptions *opts)
         gemu_error("g84: -guest-run: the command is empty");
         return 1;
     }
-    if (opts->guest && !(cmdline = g84_guest_cmdline(opts, &err))) {
-        gemu_error("g84: -guest: %s", err->message);
-        return 1;
-    }
     if (opts->guest &&
         !g84_guest_prepare(&kernel, &initrd, opts->guest_mesa, &err)) {
         gemu_error("g84: cannot make the guest: %s", err->message);
         return 1;
     }
-    if (opts->guest_mesa && has_mem && ram < ((uint64_t)G84_MESA_RAM_MIB << 20)) {
+    if (opts->guest_mesa && has_mem &&
+        ram < ((uint64_t)G84_MESA_RAM_MIB << 20)) {
         gemu_log("gemu: g84: -guest-mesa with -m %" PRIu64 "M: the guest "
                  "may not have room for Mesa's initramfs (%dM is the "
                  "default with -guest-mesa)\n", ram >> 20, G84_MESA_RAM_MIB);
@@ -477,6 +474,12 @@ int g84_machine_run(const MachineOptions *opts)
             gemu_log("g84: no directory for QEMU's QMP socket: "
                      "the window takes no keys\n");
         }
+    }
+    /* after display_open: a batch run (no window) powers off by itself */
+    if (opts->guest && !(cmdline = g84_guest_cmdline(opts, &err))) {
+        gemu_error("g84: -guest: %s", err->message);
+        g84_teardown(&m, &clk);
+        return 1;
     }
     /* -guest-run: the guest's second serial port, a file read at exit */
     if (opts->guest_run) {
