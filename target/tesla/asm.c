@@ -67,6 +67,15 @@ typedef struct Frame {
     const struct Frame *up;
 } Frame;
 
+/* Quoted text for an error message, cut short after 60 characters. */
+static char *quote(const char *s)
+{
+    size_t n = strnlen(s, 61);
+
+    return n > 60 ? g_strdup_printf("\"%.60s...\"", s)
+                  : g_strdup_printf("\"%s\"", s);
+}
+
 /* ---- tokenizer ---- */
 
 static bool is_id(int c)
@@ -100,7 +109,7 @@ static bool parse_num(const char **pp, int64_t *out)
     if (!digits || digits > 16 || is_id(*p)) {
         return false;
     }
-    *out = neg ? -(int64_t)v : (int64_t)v;
+    *out = (int64_t)(neg ? 0 - v : v);    /* wraps, never overflows */
     *pp = p;
     return true;
 }
@@ -233,7 +242,7 @@ static bool parse_mem(const char **pp, AsmTok *t)
             return false;
         }
         if (minus) {
-            t->off = -t->off;
+            t->off = (int64_t)(0 - (uint64_t)t->off);
         }
     } else if (have_first_num) {
         t->off = first;
@@ -362,7 +371,10 @@ static bool tokenize(const char *s, AsmLine *l, char **err)
         }
         continue;
 bad:
-        *err = g_strdup_printf("cannot parse \"%s\"", p);
+        {
+            g_autofree char *q = quote(p);
+            *err = g_strdup_printf("cannot parse %s", q);
+        }
         return false;
     }
 }
@@ -455,7 +467,7 @@ static bool set_field(const TeslaBits *b, int64_t value, uint64_t *v,
                       uint64_t *m)
 {
     unsigned n = b->len + b->len2;
-    int64_t x = value - b->addend;
+    int64_t x = (int64_t)((uint64_t)value - (uint64_t)b->addend);
     int64_t lo, hi;
     uint64_t u, bits, fm;
 
@@ -797,8 +809,10 @@ static bool prepare(const char *text, AsmLine *l, char **err)
 
 static char *no_encoding(AsmCtx *c, const char *text)
 {
-    return g_strdup_printf("no encoding of \"%s\" on %s (%s program)%s",
-                           text, tesla_variant_name(c->var),
+    g_autofree char *q = quote(text);
+
+    return g_strdup_printf("no encoding of %s on %s (%s program)%s",
+                           q, tesla_variant_name(c->var),
                            tesla_prog_name(c->prog),
                            c->steps > STEP_LIMIT ? " (search too long)" : "");
 }
@@ -911,7 +925,8 @@ static void free_items(GPtrArray *items)
 bool tesla_assemble(TeslaVariant v, TeslaProgType p, const char *src,
                     GArray *words, char **err)
 {
-    g_auto(GStrv) lines = g_strsplit(src, "\n", -1);
+    g_autofree char *buf = g_strdup(src);
+    char *next = buf;
     g_autoptr(GHashTable) labels =
         g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     GPtrArray *items = g_ptr_array_new();
@@ -923,8 +938,16 @@ bool tesla_assemble(TeslaVariant v, TeslaProgType p, const char *src,
 
     ctx_init(&c, v, p);
     /* parse: labels and instruction texts */
-    for (int i = 0; lines[i]; i++) {
-        char *s = lines[i];
+    /* lines by hand: g_strsplit is quadratic under ASan (strstr) */
+    for (int i = 0; next; i++) {
+        char *s = next;
+        char *nl;
+
+        for (nl = s; *nl && *nl != '\n'; nl++) {
+            continue;
+        }
+        next = *nl ? nl + 1 : NULL;
+        *nl = 0;
         strip_comments(s, &in_block);
         s = g_strstrip(s);
         if (s[0] == '#') {      /* a "# ..." comment line */
@@ -941,8 +964,9 @@ bool tesla_assemble(TeslaVariant v, TeslaProgType p, const char *src,
             }
             *q = 0;
             if (g_hash_table_contains(label_item, s)) {
-                *err = g_strdup_printf("line %d: label \"%s\" defined twice",
-                                       i + 1, s);
+                g_autofree char *lq = quote(s);
+                *err = g_strdup_printf("line %d: label %s defined twice",
+                                       i + 1, lq);
                 goto out;
             }
             g_hash_table_insert(label_item, g_strdup(s),
@@ -969,9 +993,10 @@ bool tesla_assemble(TeslaVariant v, TeslaProgType p, const char *src,
      * is made long and the layout redone.
      */
     c.lenient = true;
-    for (bool again = true; again;) {
+    {
         uint32_t addr = 0;
-        again = false;
+        /* a forced instruction is sized again (those before it keep
+           their sizes): each is forced once, so this is linear */
         for (unsigned i = 0; i < items->len; i++) {
             AsmItem *it = g_ptr_array_index(items, i);
             it->size = assemble_line(&c, it->l, out);
@@ -999,26 +1024,29 @@ bool tesla_assemble(TeslaVariant v, TeslaProgType p, const char *src,
                 }
                 prev->l->force_long = true;
                 prev->forced_by = it->lineno;
-                again = true;
-                break;
+                addr -= prev->size * 4;
+                i -= 2;         /* to prev (wraps, then ++, for i == 1) */
+                continue;
             }
             addr += it->size * 4;
         }
     }
 
-    /* label addresses */
+    /* label addresses (from the items' start addresses) */
     {
         GHashTableIter iter;
         gpointer key, val;
+        g_autofree uint32_t *start = g_new(uint32_t, items->len + 1);
+
+        start[0] = 0;
+        for (unsigned i = 0; i < items->len; i++) {
+            start[i + 1] = start[i] +
+                ((AsmItem *)g_ptr_array_index(items, i))->size * 4;
+        }
         g_hash_table_iter_init(&iter, label_item);
         while (g_hash_table_iter_next(&iter, &key, &val)) {
-            unsigned idx = GPOINTER_TO_UINT(val);
-            uint32_t addr = 0;
-            for (unsigned i = 0; i < idx; i++) {
-                addr += ((AsmItem *)g_ptr_array_index(items, i))->size * 4;
-            }
             g_hash_table_insert(labels, g_strdup(key),
-                                GSIZE_TO_POINTER(addr));
+                                GSIZE_TO_POINTER(start[GPOINTER_TO_UINT(val)]));
         }
     }
 

@@ -10,6 +10,38 @@
 #include "target/usse/opcodes.h"
 #include "target/usse/priv.h"
 
+/* Quoted text for an error message, cut short after 60 characters. */
+static char *quote(const char *s)
+{
+    size_t n = strnlen(s, 61);
+
+    return n > 60 ? g_strdup_printf("\"%.60s...\"", s)
+                  : g_strdup_printf("\"%s\"", s);
+}
+
+char **usse_split(const char *s, char sep)
+{
+    size_t n = 1, k = 0;
+    const char *start = s;
+    char **v;
+
+    for (const char *p = s; *p; p++) {
+        n += *p == sep;
+    }
+    v = g_new(char *, n + 1);
+    for (const char *p = s;; p++) {
+        if (*p == sep || !*p) {
+            v[k++] = g_strndup(start, p - start);
+            if (!*p) {
+                break;
+            }
+            start = p + 1;
+        }
+    }
+    v[k] = NULL;
+    return v;
+}
+
 typedef struct AsmState {
     char **sfx;         /* mnemonic suffixes */
     unsigned nsfx, si;
@@ -344,7 +376,7 @@ static bool item(AsmState *st, const UsseItem *it)
         if (!next_entry(st, &tok)) {
             return false;
         }
-        st->op = g_strsplit(tok, ".", -1);
+        st->op = usse_split(tok, '.');
         st->nop = g_strv_length(st->op);
         st->oi = 1;
         return asm_opnd(st, it->opnd, st->op[0]);
@@ -548,6 +580,7 @@ bool usse_assemble_insn(const char *text, uint64_t *word, char **err)
     g_autofree char *line = g_strstrip(g_strdup(text));
     g_auto(GStrv) sfx = NULL;
     g_auto(GStrv) list = NULL;
+    g_autofree char *q = NULL;
     const char *pred = "";
     char *mn, *rest, *u;
     uint64_t unk = 0;
@@ -560,7 +593,8 @@ bool usse_assemble_insn(const char *text, uint64_t *word, char **err)
         errno = 0;
         *word = strtoull(p, &end, 16);
         if (errno || end == p || *g_strstrip(end)) {
-            *err = g_strdup_printf("bad word in \"%s\"", line);
+            q = quote(line);
+            *err = g_strdup_printf("bad word in %s", q);
             return false;
         }
         return true;
@@ -577,23 +611,33 @@ bool usse_assemble_insn(const char *text, uint64_t *word, char **err)
         g_strstrip(line);
     }
     mn = line;
-    rest = strchr(mn, ' ');
+    rest = strpbrk(mn, " \t");
     if (rest) {
         *rest++ = 0;
         if (is_pred(mn)) {
             pred = mn;
             mn = g_strchug(rest);
-            rest = strchr(mn, ' ');
+            rest = strpbrk(mn, " \t");
             if (rest) {
                 *rest++ = 0;
             }
         }
     }
-    sfx = g_strsplit(mn, ".", -1);
+    if (!*mn) {
+        *err = g_strdup(*pred ? "a predicate with no instruction"
+                              : "no instruction");
+        return false;
+    }
+    sfx = usse_split(mn, '.');
     if (rest && *g_strstrip(rest)) {
-        list = g_strsplit(rest, ",", -1);
+        list = usse_split(rest, ',');
         for (char **t = list; *t; t++) {
-            g_strstrip(*t);
+            if (!*g_strstrip(*t)) {
+                q = quote(text);
+                *err = g_strdup_printf("empty operand (a stray comma?): %s",
+                                       q);
+                return false;
+            }
         }
     } else {
         list = g_new0(char *, 1);
@@ -613,31 +657,56 @@ bool usse_assemble_insn(const char *text, uint64_t *word, char **err)
         }
         seen = true;
     }
-    *err = seen ? g_strdup_printf("%s: \"%s\"", why, text)
-                : g_strdup_printf("unknown instruction \"%s\"", sfx[0]);
+    q = quote(seen ? text : sfx[0]);
+    *err = seen ? g_strdup_printf("%s: %s", why, q)
+                : g_strdup_printf("unknown instruction %s", q);
     return false;
+}
+
+/* Cut @l at its comment ("//" or ';', whichever comes first). */
+static void strip_comment(char *l)
+{
+    for (char *c = l; *c; c++) {
+        if (*c == ';' || (c[0] == '/' && c[1] == '/')) {
+            *c = 0;
+            return;
+        }
+    }
 }
 
 bool usse_assemble(const char *src, GArray *words, char **err)
 {
-    g_auto(GStrv) lines = g_strsplit(src, "\n", -1);
+    g_autofree char *buf = g_strdup(src);
+    char *next = buf;
 
-    for (unsigned n = 0; lines[n]; n++) {
-        char *l = lines[n];
-        char *c;
+    /* lines by hand: one pass over the source (see usse_split) */
+    for (unsigned n = 1; next; n++) {
+        char *l = next;
+        char *c, *nl;
         g_autofree char *msg = NULL;
         uint64_t w;
 
-        /* comments */
-        if ((c = strstr(l, "//")) || (c = strchr(l, ';'))) {
-            *c = 0;
+        for (nl = l; *nl && *nl != '\n'; nl++) {
+            continue;
         }
+        next = *nl ? nl + 1 : NULL;
+        *nl = 0;
+
+        strip_comment(l);
         g_strstrip(l);
         if (!*l || *l == '#') {
             continue;
         }
         /* listing lines: "PPPPP: WWWWWWWWWWWWWWWW  text" */
         c = strchr(l, ':');
+        if (c && !c[1 + strspn(c + 1, " \t")]) {
+            /* "abc:" -- an address, or a label (there are none) */
+            g_autofree char *q = quote(l);
+            *err = g_strdup_printf("line %u: a label or address with no "
+                                   "instruction (the USSE assembler takes "
+                                   "no labels): %s", n, q);
+            return false;
+        }
         if (c && c > l &&
             strspn(l, "0123456789abcdefABCDEF") == (size_t)(c - l)) {
             l = g_strchug(c + 1);
@@ -647,7 +716,7 @@ bool usse_assemble(const char *src, GArray *words, char **err)
             }
         }
         if (!usse_assemble_insn(l, &w, &msg)) {
-            *err = g_strdup_printf("line %u: %s", n + 1, msg);
+            *err = g_strdup_printf("line %u: %s", n, msg);
             return false;
         }
         g_array_append_val(words, w);

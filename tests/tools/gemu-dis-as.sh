@@ -85,4 +85,15 @@ check "gemu-as error names file:line" 0 $?
 "$as" -m nosuch "$tmp/p.s" >/dev/null 2>&1
 check "gemu-as bad -m" 2 $?
 
+# hostile input (issue 14): a 2 MB line is an error naming the line (not
+# quoting it whole); label-only lines are labels
+awk 'BEGIN { printf "nop\nmov b32 $r1"; for (i = 0; i < 524288; i++)
+             printf " $r2"; printf "\n" }' > "$tmp/long.s"
+"$as" "$tmp/long.s" >/dev/null 2>"$tmp/err"
+check "gemu-as 2 MB line status" 1 $?
+check "gemu-as 2 MB line message" "$tmp/long.s:2: line too long" \
+    "$(cat "$tmp/err")"
+printf 'abc:\ntrap\nend:\n' > "$tmp/label.s"
+check "gemu-as label-only lines" "90000002" "$("$as" "$tmp/label.s" 2>&1)"
+
 finish gemu-dis-as

@@ -178,5 +178,12 @@ refuse magic "not a scene file"
 printf 'sgx-scene 1\nusse 0x1000\n    frob r0\nend\ncommands 0\nend\n' \
     > "$tmp/asm.scene"
 refuse asm "line 3:"
+# issue 14: these crashed the assembler
+printf 'sgx-scene 1\nusse 0x1000\n    nop\n    abc:\nend\ncommands 0\nend\n' \
+    > "$tmp/asmlabel.scene"
+refuse asmlabel "line 4: a label or address with no instruction"
+printf '%s\n' 'sgx-scene 1' 'usse 0x1000' '    vtst.iadd32.nz p0,' end \
+    'commands 0' end > "$tmp/asmcomma.scene"
+refuse asmcomma "line 3: empty operand"
 
 finish sgx-scenes

@@ -94,4 +94,38 @@ check "dis truncated gxp status" 1 $?
 grep -q 'truncated header' "$tmp/err"
 check "dis truncated gxp message" 0 $?
 
+# hostile input (issue 14): an empty operand after a trailing comma, a
+# label- or address-only line, a 2 MB line -- status 1 and FILE:LINE:,
+# never a crash
+printf 'nop\nvtst.iadd32.nz p0,\n' > "$tmp/comma.s"
+"$as" -m usse "$tmp/comma.s" >/dev/null 2>"$tmp/err"
+check "as trailing comma status" 1 $?
+grep -q "^$tmp/comma.s:2: empty operand" "$tmp/err"
+check "as trailing comma message" 0 $?
+for l in 'abc:' 'loop:' '00001:'; do
+    printf 'nop\n%s\nnop\n' "$l" > "$tmp/label.s"
+    "$as" -m usse "$tmp/label.s" >/dev/null 2>"$tmp/err"
+    check "as '$l' status" 1 $?
+    grep -q "^$tmp/label.s:2: a label or address with no instruction" \
+        "$tmp/err"
+    check "as '$l' message" 0 $?
+done
+awk 'BEGIN { printf "nop\nvmov.f32 r1.xyzw"; for (i = 0; i < 524288; i++)
+             printf ", r1"; printf "\n" }' > "$tmp/long.s"
+"$as" -m usse "$tmp/long.s" >/dev/null 2>"$tmp/err"
+check "as 2 MB line status" 1 $?
+check "as 2 MB line message" "$tmp/long.s:2:" "$(cut -d' ' -f1 "$tmp/err")"
+check "as 2 MB line message short" 1 "$(test "$(wc -c < "$tmp/err")" -lt 300 &&
+                                        echo 1)"
+awk 'BEGIN { for (i = 0; i < 262144; i++) printf "nop ; %d\n", i }' \
+    > "$tmp/many.s"
+check "as 2 MB of lines" 262144 "$("$as" -m usse "$tmp/many.s" | wc -l |
+                                     tr -d ' ')"
+
+printf 'nop\nn\000p\n' > "$tmp/nul.s"
+"$as" -m usse "$tmp/nul.s" >/dev/null 2>"$tmp/err"
+check "as NUL byte status" 1 $?
+grep -q "^$tmp/nul.s:2: a NUL byte" "$tmp/err"
+check "as NUL byte message" 0 $?
+
 finish usse-dis-as

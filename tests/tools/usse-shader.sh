@@ -272,4 +272,12 @@ expect_bad value "zz"
 printf 'chip sgx543\ncode raw.bin\ndump o[5..5]\n' > "$tmp/range.state"
 expect_bad range "empty range"
 
+# assembler errors in "code X.s" (issue 14: these crashed): the line named
+printf 'nop\nabc:\n' > "$tmp/label.s"
+printf 'chip sgx543\ncode label.s\n' > "$tmp/label.state"
+expect_bad label "line 2: a label or address with no instruction"
+printf 'vtst.iadd32.nz p0,\n' > "$tmp/comma.s"
+printf 'chip sgx543\ncode comma.s\n' > "$tmp/comma.state"
+expect_bad comma "line 1: empty operand"
+
 finish usse-shader

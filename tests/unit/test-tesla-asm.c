@@ -256,6 +256,121 @@ START_TEST(asm_errors)
 }
 END_TEST
 
+/*
+ * Hostile input (issue 14): label-only lines, very long lines, many lines,
+ * many forced-long instructions, extreme numbers -- an error naming the
+ * line (and not quoting megabytes), or words, in linear time.
+ */
+START_TEST(asm_hostile)
+{
+    const size_t len = 2 << 20;
+    static const char *const unit[] = { " ", "$r2 ", "x", "(", "c0[" };
+
+    /* one 2 MB line of each kind */
+    for (unsigned i = 0; i < ARRAY_SIZE(unit); i++) {
+        g_autoptr(GArray) w = g_array_new(false, false, sizeof(uint32_t));
+        g_autoptr(GString) s = g_string_new("trap\nmov b32 $r1 ");
+        g_autofree char *err = NULL;
+        size_t ul = strlen(unit[i]);
+
+        while (s->len < len) {
+            g_string_append_len(s, unit[i], ul);
+        }
+        g_string_append(s, i ? "\n" : "$r2\n");
+        if (!i) {
+            /* blanks between operands */
+            ck_assert_msg(tesla_assemble(TESLA_G84, TESLA_PROG_CP, s->str, w,
+                                         &err), "%s", err);
+            ck_assert_uint_eq(w->len, 2);
+            continue;
+        }
+        ck_assert_msg(!tesla_assemble(TESLA_G84, TESLA_PROG_CP, s->str, w,
+                                      &err), "unit %u", i);
+        ck_assert_msg(g_str_has_prefix(err, "line 2: "), "%s", err);
+        ck_assert_msg(strlen(err) < 200, "unit %u: %zu-byte message", i,
+                      strlen(err));
+    }
+    /* a 2 MB label, alone on its line: a label at the end */
+    {
+        g_autoptr(GArray) w = g_array_new(false, false, sizeof(uint32_t));
+        g_autoptr(GString) s = g_string_new("trap\n");
+        g_autofree char *err = NULL;
+
+        while (s->len < len) {
+            g_string_append_c(s, 'l');
+        }
+        g_string_append(s, ":\n");
+        ck_assert_msg(tesla_assemble(TESLA_G84, TESLA_PROG_CP, s->str, w,
+                                     &err), "%s", err);
+        ck_assert_uint_eq(w->len, 1);
+    }
+    /* label-only lines and labels at the end; 2 MB of empty lines */
+    {
+        g_autoptr(GArray) w = g_array_new(false, false, sizeof(uint32_t));
+        g_autoptr(GString) s = g_string_new("a:\nb:\n");
+        g_autofree char *err = NULL;
+
+        ck_assert_msg(tesla_assemble(TESLA_G84, TESLA_PROG_CP, s->str, w,
+                                     &err), "%s", err);
+        ck_assert_uint_eq(w->len, 0);
+        g_string_truncate(s, 0);
+        for (size_t i = 0; i < len; i++) {
+            g_string_append_c(s, '\n');
+        }
+        g_string_append(s, "frob\n");
+        ck_assert(!tesla_assemble(TESLA_G84, TESLA_PROG_CP, s->str, w,
+                                  &err));
+        ck_assert_msg(g_str_has_prefix(err, "line 2097153: "), "%s", err);
+    }
+    /*
+     * 5000 short instructions each made long for the long one after it
+     * (once a restart from the top each: quadratic), and a label on each
+     * line branched to from the end.
+     */
+    {
+        g_autoptr(GArray) w = g_array_new(false, false, sizeof(uint32_t));
+        g_autoptr(GString) s = g_string_new(NULL);
+        g_autofree char *err = NULL;
+        const unsigned n = 5000;
+
+        for (unsigned i = 0; i < n; i++) {
+            g_string_append_printf(s, "l%u: mov b32 $r1 $r2\n"
+                                   "exit mov b32 $r1 $r2\n", i);
+        }
+        g_string_append_printf(s, "bra l%u\n", n - 1);
+        ck_assert_msg(tesla_assemble(TESLA_G84, TESLA_PROG_CP, s->str, w,
+                                     &err), "%s", err);
+        ck_assert_uint_eq(w->len, 4 * n + 2);
+        for (unsigned i = 0; i < n; i++) {
+            ck_assert_uint_eq(g_array_index(w, uint32_t, 4 * i), 0x10000405);
+            ck_assert_uint_eq(g_array_index(w, uint32_t, 4 * i + 1),
+                              0x0403c780);
+        }
+        /* bra to 16 * (n - 1): the target field holds it */
+        ck_assert_uint_eq(g_array_index(w, uint32_t, 4 * n) & 3, 3);
+    }
+    /* numbers at the edge of int64: rejected, without overflow */
+    {
+        static const char *const edge[] = {
+            "mov b32 $r1 -0x8000000000000000",
+            "mov b32 $r1 c0[$a1-0x8000000000000000]",
+            "mov b32 $r1 c0[$a1+0xffffffffffffffff]",
+            "bra -0x8000000000000000",
+            "bra 0xffffffffffffffff",
+            "mov b32 $r1 99999999999999999999",
+        };
+        uint32_t out[2];
+
+        for (unsigned i = 0; i < ARRAY_SIZE(edge); i++) {
+            g_autofree char *err = NULL;
+            ck_assert_msg(!tesla_assemble_insn(TESLA_G84, TESLA_PROG_CP,
+                                               edge[i], 0, out, &err),
+                          "accepted \"%s\"", edge[i]);
+        }
+    }
+}
+END_TEST
+
 Suite *tesla_asm_suite(void)
 {
     Suite *s = suite_create("tesla_asm");
@@ -268,6 +383,7 @@ Suite *tesla_asm_suite(void)
     tcase_add_test(tc, random_round_trip);
     tcase_add_test(tc, program_labels_and_alignment);
     tcase_add_test(tc, asm_errors);
+    tcase_add_test(tc, asm_hostile);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -498,6 +498,136 @@ START_TEST(asm_file)
 }
 END_TEST
 
+/*
+ * Hostile input (issue 14): empty operands, label- or address-only lines,
+ * very long lines -- an error naming the line, never a crash, and linear
+ * time (a 2 MB line under ASan once took minutes through g_strsplit).
+ */
+START_TEST(asm_hostile)
+{
+    static const struct {
+        const char *text, *msg;
+    } bad[] = {
+        { "vtst.iadd32.nz p0,", "empty operand" },
+        { "vtst.iadd32.nz p0, , r1", "empty operand" },
+        { "vtst.iadd32.nz ,p0", "empty operand" },
+        { "nop ,", "empty operand" },
+        { "vdual.vec4 vmad o0.xy, , i1.xyzw, i2.xyzw | frsq i0.xyzw, "
+          "i0.xxxx", "empty operand" },
+        { "", "no instruction" },
+        { "   ", "no instruction" },
+        { "[unk 1]", "no instruction" },
+        { "p0 [unk 1]", NULL },
+        { ".", "unknown instruction" },
+        { "vmov.f32 .x, r1.xyzw", NULL },
+        { "vmov.f32 r1.xy, .", NULL },
+        { "vdual.vec4 vmad o0.xy, pa0.xyzw, i1.xyzw, i2.xyzw | frsq , ",
+          NULL },
+        { "vdual.vec4 | ", NULL },
+        { "vdual.vec4 |||", NULL },
+        { "or sa[, pa[idx0+3], r4", NULL },
+        { "or sa[idx1+, pa[idx0+3], r4", NULL },
+        { "limm sa3, ", "empty operand" },
+    };
+    uint64_t w;
+
+    for (unsigned i = 0; i < ARRAY_SIZE(bad); i++) {
+        g_autofree char *err = NULL;
+        ck_assert_msg(!usse_assemble_insn(bad[i].text, &w, &err),
+                      "accepted \"%s\"", bad[i].text);
+        ck_assert(err && *err);
+        ck_assert_msg(!bad[i].msg || strstr(err, bad[i].msg),
+                      "\"%s\": %s", bad[i].text, err);
+    }
+
+    /* label and address lines name the line */
+    static const char *const files[] = {
+        "nop\nabc:\n", "nop\nabc:   ; comment\n", "nop\nloop:\n",
+        "nop\n00001:\n", "nop\n:\n", "nop\n0: \n",
+    };
+    for (unsigned i = 0; i < ARRAY_SIZE(files); i++) {
+        g_autoptr(GArray) words = g_array_new(false, false, sizeof(uint64_t));
+        g_autofree char *err = NULL;
+        ck_assert_msg(!usse_assemble(files[i], words, &err), "accepted %s",
+                      files[i]);
+        ck_assert_msg(g_str_has_prefix(err, "line 2: ") &&
+                      strstr(err, "label"), "%s", err);
+    }
+    {
+        g_autoptr(GArray) words = g_array_new(false, false, sizeof(uint64_t));
+        g_autofree char *err = NULL;
+        ck_assert(!usse_assemble("nop\n\nvtst.iadd32.nz p0,", words, &err));
+        ck_assert_msg(g_str_has_prefix(err, "line 3: ") &&
+                      strstr(err, "empty operand"), "%s", err);
+    }
+    /* ';' before "//" cuts the line there too */
+    {
+        g_autoptr(GArray) words = g_array_new(false, false, sizeof(uint64_t));
+        g_autofree char *err = NULL;
+        ck_assert_msg(usse_assemble("nop ; a // b\nnop // c ; d\n"
+                                    "nop\t// tab\n", words, &err),
+                      "%s", err);
+        ck_assert_uint_eq(words->len, 3);
+    }
+}
+END_TEST
+
+/* A 2 MB line of each kind, and 2 MB of short lines: errors (cut short)
+   or words, in linear time. */
+START_TEST(asm_long_lines)
+{
+    static const char *const unit[] = {
+        "r1, ",                 /* operands */
+        ".x",                   /* operand suffixes */
+        ".f32",                 /* mnemonic suffixes */
+        "  ",                   /* blanks */
+        ",",                    /* empty operands */
+        "| ",                   /* VDUAL halves */
+        "frob",                 /* one long word */
+    };
+    static const char *const head[] = {
+        "vmov.f32 r1.xyzw, ", "vmov.f32 r1.xyzw, r2", "vmov", "nop",
+        "vmov.f32 r1.xyzw, r2", "vdual.vec4 vmad o0.xy, pa0.xyzw ", "",
+    };
+    const size_t len = 2 << 20;
+
+    for (unsigned i = 0; i < ARRAY_SIZE(unit); i++) {
+        g_autoptr(GString) s = g_string_new(head[i]);
+        g_autoptr(GArray) words = g_array_new(false, false, sizeof(uint64_t));
+        g_autofree char *err = NULL;
+        size_t ul = strlen(unit[i]);
+
+        while (s->len < len) {
+            g_string_append_len(s, unit[i], ul);
+        }
+        g_string_append(s, "\n");
+        if (i == 3) {
+            /* "nop" and trailing blanks is an instruction */
+            ck_assert_msg(usse_assemble(s->str, words, &err), "%s", err);
+            ck_assert_uint_eq(words->len, 1);
+            continue;
+        }
+        ck_assert_msg(!usse_assemble(s->str, words, &err), "unit %u", i);
+        ck_assert_msg(g_str_has_prefix(err, "line 1: "), "%s", err);
+        ck_assert_msg(strlen(err) < 200, "unit %u: %zu-byte message", i,
+                      strlen(err));
+    }
+    {
+        g_autoptr(GString) s = g_string_new(NULL);
+        g_autoptr(GArray) words = g_array_new(false, false, sizeof(uint64_t));
+        g_autofree char *err = NULL;
+        unsigned n = 0;
+
+        while (s->len < len) {
+            g_string_append(s, n & 1 ? "\n" : "nop\n");
+            n++;
+        }
+        ck_assert_msg(usse_assemble(s->str, words, &err), "%s", err);
+        ck_assert_uint_eq(words->len, (n + 1) / 2);
+    }
+}
+END_TEST
+
 Suite *usse_isa_suite(void)
 {
     Suite *s = suite_create("usse_isa");
@@ -520,6 +650,8 @@ Suite *usse_isa_suite(void)
     tcase_add_test(tc, round_trip_random);
     tcase_add_test(tc, asm_errors);
     tcase_add_test(tc, asm_file);
+    tcase_add_test(tc, asm_hostile);
+    tcase_add_test(tc, asm_long_lines);
     suite_add_tcase(s, tc);
     return s;
 }

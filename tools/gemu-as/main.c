@@ -10,7 +10,12 @@
  *
  * USSE (SGX543): one instruction a line as gemu-dis -m usse prints it
  * (listing addresses and words are skipped); output is 64-bit
- * little-endian words, or with -x 16-digit hex words.
+ * little-endian words, or with -x 16-digit hex words.  There are no
+ * labels: a line holding only a label or address is an error.
+ *
+ * Exit status: 0; 1 for an error in the source, reported as
+ * "FILE:LINE: message" (long text cut short); 2 for a usage, input or
+ * output error.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -109,6 +114,7 @@ int main(int argc, char **argv)
     const char *outname = NULL, *name;
     bool hex = false;
     g_autofree char *src = NULL;
+    gsize len = 0;
     g_autofree char *err = NULL;
     g_autoptr(GError) gerr = NULL;
     g_autoptr(GArray) words = g_array_new(false, false, sizeof(uint32_t));
@@ -164,11 +170,21 @@ int main(int argc, char **argv)
         while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0) {
             g_string_append_len(s, buf, n);
         }
+        len = s->len;
         src = g_string_free(s, false);
         name = "<stdin>";
-    } else if (!g_file_get_contents(name, &src, NULL, &gerr)) {
+    } else if (!g_file_get_contents(name, &src, &len, &gerr)) {
         fprintf(stderr, "gemu-as: %s\n", gerr->message);
         return 2;
+    }
+    /* a NUL byte would end the text early, silently */
+    if (strlen(src) != len) {
+        unsigned line = 1;
+        for (const char *p = src; *p; p++) {
+            line += *p == '\n';
+        }
+        fprintf(stderr, "%s:%u: a NUL byte: not a text file\n", name, line);
+        return 1;
     }
 
     if (!strcmp(arch, "usse")) {
