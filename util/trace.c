@@ -14,6 +14,8 @@ bool gemu_trace_state[TRACE_MAX];
 static const char *const trace_names[TRACE_MAX] = {
     [TRACE_NV50_MMIO_READ] = "nv50_mmio_read",
     [TRACE_NV50_MMIO_WRITE] = "nv50_mmio_write",
+    [TRACE_NV50_3D_DRAW] = "nv50_3d_draw",
+    [TRACE_NV50_3D_VERTEX] = "nv50_3d_vertex",
     [TRACE_MPQEMU_MSG] = "mpqemu_msg",
     [TRACE_MPQEMU_RET] = "mpqemu_ret",
 };

@@ -14,6 +14,8 @@
 typedef enum GemuTraceId {
     TRACE_NV50_MMIO_READ,       /* unit, register, value */
     TRACE_NV50_MMIO_WRITE,
+    TRACE_NV50_3D_DRAW,         /* channel, counts, programs, linkage */
+    TRACE_NV50_3D_VERTEX,       /* a draw's vertices: VP inputs, results */
     TRACE_MPQEMU_MSG,           /* every message QEMU sends */
     TRACE_MPQEMU_RET,           /* every answer */
     TRACE_MAX,

@@ -55,6 +55,7 @@
 #define VA_OFFSET(o)        ((uint32_t)(o) << 5)
 
 #define PRIM_TRIANGLES      4
+#define PRIM_TRIANGLE_STRIP 5
 #define GL_LESS             0x201
 #define GL_GEQUAL           0x206
 #define GL_FUNC_ADD         0x8006
@@ -265,11 +266,20 @@ static void mesa_fb(bool zeta)
     pn("VIEWPORT_HORIZ", 0, sc, 2);
 }
 
+/*
+ * A window-system surface (kmscube's GBM surface): st/mesa's viewport is
+ * Y_0_TOP, its y scale negated and translate H - H / 2, and front_ccw
+ * is GL's FrontFace unflipped.  Otherwise (FBOs, and these tests'
+ * default) y is not flipped.
+ */
+static bool window_surface;
+
 /* nv50_validate_viewport and _scissor for a W x H viewport at 0, 0 */
 static void mesa_viewport(void)
 {
+    const float sy = window_surface ? -H / 2.0f : H / 2.0f;
     const uint32_t tr[3] = { fu(W / 2.0f), fu(H / 2.0f), fu(0.5f) };
-    const uint32_t sc[3] = { fu(W / 2.0f), fu(H / 2.0f), fu(0.5f) };
+    const uint32_t sc[3] = { fu(W / 2.0f), fu(sy), fu(0.5f) };
     const uint32_t dr[2] = { fu(0.0f), fu(1.0f) };
     const uint32_t sci[2] = { (uint32_t)W << 16, (uint32_t)H << 16 };
 
@@ -279,11 +289,18 @@ static void mesa_viewport(void)
     pn("SCISSOR_HORIZ", 0, sci, 2);
 }
 
-/* The rasterizer CSO: no culling, fill, smooth, GL's last vertex */
-static void mesa_rast(void)
+/*
+ * The rasterizer CSO: fill, smooth, GL's last vertex; @cull_back:
+ * GL_CULL_FACE with glCullFace(GL_BACK) and glFrontFace(GL_CCW), which
+ * nv50_rasterizer_state_create sends as FRONT_FACE CCW when front_ccw
+ * (a window surface; an FBO's flips it to CW).
+ */
+static void mesa_rast_cull(bool cull_back)
 {
     const uint32_t poly[3] = { 0x1b02, 0x1b02, 0 };     /* FILL */
-    const uint32_t cull[3] = { 0, 0x0901, 0x0405 };
+    const uint32_t cull[3] = {
+        cull_back, window_surface ? 0x0901 : 0x0900, 0x0405,
+    };
 
     pi("SCISSOR_ENABLE", 0, 0);
     p1("SHADE_MODEL", 0x1d01);                          /* SMOOTH */
@@ -297,6 +314,12 @@ static void mesa_rast(void)
     pn("CULL_FACE_ENABLE", 0, cull, 3);
     p1("DEPTH_CLIP_NEGATIVE_Z", 0);
     p1("PIXEL_CENTER_INTEGER", 0);
+}
+
+/* The rasterizer CSO without culling */
+static void mesa_rast(void)
+{
+    mesa_rast_cull(false);
 }
 
 /* The blend CSO: one RT, @blend with SRC_ALPHA, ONE_MINUS_SRC_ALPHA */
@@ -561,7 +584,7 @@ static void ref_screen(const float c[4], const float *attr, ScrVtx *s)
     volatile float x = c[0] * iw, y = c[1] * iw, z = c[2] * iw;
 
     x = x * (W / 2.0f);
-    y = y * (H / 2.0f);
+    y = y * (window_surface ? -H / 2.0f : H / 2.0f);
     z = z * 0.5f;
     s->x = x + W / 2.0f;
     s->y = y + H / 2.0f;
@@ -594,6 +617,7 @@ typedef struct RefState {
     bool blend;
     RefShade *shade;
     void *opaque;
+    bool cull_back;             /* GL's CULL_FACE BACK, FrontFace CCW */
     unsigned samples;           /* written, for the occlusion query */
 } RefState;
 
@@ -606,6 +630,19 @@ static void ref_tri(RefState *rs, const float m[16], const Vtx *tv[3])
     for (unsigned i = 0; i < 3; i++) {
         ref_vp(m, tv[i]->pos, clip[i]);
         ref_screen(clip[i], tv[i]->attr, &v[i]);
+    }
+    if (rs->cull_back) {
+        /* GL: the winding in normalised device coordinates, y up */
+        double nx[3], ny[3];
+
+        for (unsigned i = 0; i < 3; i++) {
+            nx[i] = clip[i][0] / clip[i][3];
+            ny[i] = clip[i][1] / clip[i][3];
+        }
+        if ((nx[1] - nx[0]) * (ny[2] - ny[0]) -
+            (ny[1] - ny[0]) * (nx[2] - nx[0]) <= 0) {
+            return;             /* clockwise: a back face */
+        }
     }
     area = edge(&v[0], &v[1], v[2].fx, v[2].fy);
     if (area == 0) {
@@ -744,6 +781,7 @@ static void setup(void)
     gr_rig_init();
     gr_object(0x8297, H_3D);
     memset(&ref, 0, sizeof(ref));
+    window_surface = false;
     mesa_screen_init();
 }
 
@@ -995,6 +1033,131 @@ START_TEST(textured_quad)
 }
 END_TEST
 
+/* kmscube's cube (cube-smooth.c): 6 faces of 4 vertices, strips */
+static const float cube_pos[24][3] = {
+    { -1, -1, +1 }, { +1, -1, +1 }, { -1, +1, +1 }, { +1, +1, +1 },
+    { +1, -1, -1 }, { -1, -1, -1 }, { +1, +1, -1 }, { -1, +1, -1 },
+    { +1, -1, +1 }, { +1, -1, -1 }, { +1, +1, +1 }, { +1, +1, -1 },
+    { -1, -1, -1 }, { -1, -1, +1 }, { -1, +1, -1 }, { -1, +1, +1 },
+    { -1, +1, +1 }, { +1, +1, +1 }, { -1, +1, -1 }, { +1, +1, -1 },
+    { -1, -1, -1 }, { +1, -1, -1 }, { -1, -1, +1 }, { +1, -1, +1 },
+};
+static const float cube_col[24][3] = {
+    { 0, 0, 1 }, { 1, 0, 1 }, { 0, 1, 1 }, { 1, 1, 1 },
+    { 1, 0, 0 }, { 0, 0, 0 }, { 1, 1, 0 }, { 0, 1, 0 },
+    { 1, 0, 1 }, { 1, 0, 0 }, { 1, 1, 1 }, { 1, 1, 0 },
+    { 0, 0, 0 }, { 0, 0, 1 }, { 0, 1, 0 }, { 0, 1, 1 },
+    { 0, 1, 1 }, { 1, 1, 1 }, { 0, 1, 0 }, { 1, 1, 0 },
+    { 0, 0, 0 }, { 1, 0, 0 }, { 0, 0, 1 }, { 1, 0, 1 },
+};
+
+/* column-major 4x4: @a = @a * @b */
+static void mat_mul(double a[16], const double b[16])
+{
+    double r[16];
+
+    for (unsigned c = 0; c < 4; c++) {
+        for (unsigned k = 0; k < 4; k++) {
+            double s = 0;
+
+            for (unsigned i = 0; i < 4; i++) {
+                s += a[i * 4 + k] * b[c * 4 + i];
+            }
+            r[c * 4 + k] = s;
+        }
+    }
+    memcpy(a, r, sizeof(r));
+}
+
+/* @m = @m * rotation by @deg about the unit axis x, y or z (@axis) */
+static void mat_rotate(double m[16], double deg, unsigned axis)
+{
+    double c = cos(deg * G_PI / 180), s = sin(deg * G_PI / 180);
+    double r[16] = { 1, 0, 0, 0,  0, 1, 0, 0,  0, 0, 1, 0,  0, 0, 0, 1 };
+    unsigned a = (axis + 1) % 3, b = (axis + 2) % 3;
+
+    r[a * 4 + a] = c;
+    r[a * 4 + b] = s;
+    r[b * 4 + a] = -s;
+    r[b * 4 + b] = c;
+    mat_mul(m, r);
+}
+
+/*
+ * kmscube's case as it runs on a GBM surface: its cube (24 vertices,
+ * per-vertex colours, six 4-vertex TRIANGLE_STRIP draws), a frame's
+ * modelview-projection (esFrustum(-2.8, 2.8, -2.8, 2.8, 6, 10),
+ * translate -8, rotations), no depth buffer, GL_CULL_FACE: only the
+ * front faces may reach the render target.  The surface is a window
+ * system one, so st/mesa flips y in the viewport (scale -H / 2) and
+ * sends FRONT_FACE CCW: the hardware's counter-clockwise is as seen on
+ * a y-down screen.  A back face drawn instead of the front one (the
+ * facing inverted) paints the cube with the far faces: in kmscube, the
+ * unlit, black ones.
+ */
+START_TEST(window_cube_culled)
+{
+    const double n = 6, f = 10, l = 2.8;
+    double mv[16] = { 1, 0, 0, 0,  0, 1, 0, 0,  0, 0, 1, 0,  0, 0, -8, 1 };
+    double mvp[16] = {
+        n / l, 0, 0, 0,  0, n / l, 0, 0,
+        0, 0, -(f + n) / (f - n), -1,  0, 0, -2 * f * n / (f - n), 0,
+    };
+    float m[16];
+    Vtx v[24];
+    const float bg[4] = { 0.5f, 0.5f, 0.5f, 1.0f };
+    RefState rs = { .alpha_ref = -1, .shade = shade_attr, .cull_back = true };
+    unsigned drawn = 0;
+
+    mat_rotate(mv, 52.5, 0);
+    mat_rotate(mv, 30, 1);
+    mat_rotate(mv, 14.5, 2);
+    mat_mul(mvp, mv);
+    for (unsigned i = 0; i < 16; i++) {
+        m[i] = mvp[i];
+    }
+    for (unsigned i = 0; i < 24; i++) {
+        v[i] = (Vtx) {
+            { cube_pos[i][0], cube_pos[i][1], cube_pos[i][2], 1 },
+            { cube_col[i][0], cube_col[i][1], cube_col[i][2], 1 },
+        };
+    }
+    window_surface = true;
+    upload_vertices(v, 24);
+    mesa_fb(false);
+    mesa_viewport();
+    mesa_rast_cull(true);
+    mesa_blend(false);
+    mesa_zsa(false, -1);
+    mesa_vp(4);
+    mesa_vp_uniforms(m);
+    mesa_fp(4, fp_colour, 5, false);
+    mesa_arrays(sizeof(Vtx), 24);
+    mesa_clear(bg, false);
+    for (unsigned face = 0; face < 6; face++) {
+        draw_arrays(PRIM_TRIANGLE_STRIP, face * 4, 4);
+    }
+    submit();
+
+    ref_clear(bg);
+    for (unsigned face = 0; face < 6; face++) {
+        const Vtx *b = &v[face * 4];
+        const Vtx *t0[3] = { &b[0], &b[1], &b[2] };
+        const Vtx *t1[3] = { &b[2], &b[1], &b[3] };     /* GL's odd one */
+
+        ref_tri(&rs, m, t0);
+        ref_tri(&rs, m, t1);
+    }
+    check_rt("window cube");
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            drawn += ref.touched[y][x];
+        }
+    }
+    ck_assert_uint_gt(drawn, W * H / 16);       /* the cube is there */
+}
+END_TEST
+
 Suite *nv50_3d_e2e_suite(void)
 {
     Suite *su = suite_create("nv50_3d_e2e");
@@ -1005,6 +1168,7 @@ Suite *nv50_3d_e2e_suite(void)
     tcase_add_test(tc, indexed_quad_blend);
     tcase_add_test(tc, indexed_quad_alpha_test);
     tcase_add_test(tc, textured_quad);
+    tcase_add_test(tc, window_cube_culled);
     suite_add_tcase(su, tc);
     return su;
 }

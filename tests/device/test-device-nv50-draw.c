@@ -379,7 +379,8 @@ START_TEST(draw_triangle_vp_viewport)
     }
     ck_assert_uint_eq(who(0, 0), 0);
     ck_assert_float_eq(u2f(cap.prov[0][4]), 2.0f);  /* last vertex */
-    ck_assert(cap.front[0]);
+    /* GL's CCW, but y is not flipped: clockwise on the y-down screen */
+    ck_assert(!cap.front[0]);
     ck_assert_uint_eq(state()->counter[NV50_3D_COUNTER_VP_LAUNCHES], 3);
     ck_assert_uint_eq(state()->counter[NV50_3D_COUNTER_VFETCH_VERTICES], 3);
     ck_assert_uint_eq(
@@ -721,29 +722,34 @@ START_TEST(draw_guard_band)
 }
 END_TEST
 
-/* culling and the front face */
+/*
+ * Culling and the front face: the winding as seen on the screen, y down
+ * (gallium's front_ccw; st/mesa flips y in a window surface's viewport
+ * and keeps GL's FrontFace, an FBO's it does not flip and inverts
+ * FrontFace).  The viewport here does not flip y.
+ */
 START_TEST(draw_cull)
 {
     vtx(0, -0.5f, -0.5f, 0, 1);
     vtx(1, 0.5f, -0.5f, 0, 1);
-    vtx(2, -0.5f, 0.5f, 0, 1);          /* CCW in window coordinates */
+    vtx(2, -0.5f, 0.5f, 0, 1);          /* (16,16) (48,16) (16,48): CW */
     vtx(3, -0.5f, -0.5f, 0, 1);
     vtx(4, -0.5f, 0.5f, 0, 1);
-    vtx(5, 0.5f, -0.5f, 0, 1);          /* CW */
+    vtx(5, 0.5f, -0.5f, 0, 1);          /* CCW on the screen */
     draw_arrays(NV50_GL_TRIANGLES, 0, 6);
     ck_assert_uint_eq(cap.n, 2);
-    ck_assert(cap.front[0]);
-    ck_assert(!cap.front[1]);
+    ck_assert(!cap.front[0]);
+    ck_assert(cap.front[1]);
     memset(&cap, 0, sizeof(cap));
     m(NV50_3D_CULL_FACE_ENABLE, 1);
     draw_arrays(NV50_GL_TRIANGLES, 0, 6);
     ck_assert_uint_eq(cap.n, 1);
-    ck_assert_uint_eq(who(0, 0), 0);
+    ck_assert_uint_eq(who(0, 0), 3);
     memset(&cap, 0, sizeof(cap));
     m(NV50_3D_FRONT_FACE, NV50_3D_FRONT_FACE_CW);
     draw_arrays(NV50_GL_TRIANGLES, 0, 6);
     ck_assert_uint_eq(cap.n, 1);
-    ck_assert_uint_eq(who(0, 0), 3);
+    ck_assert_uint_eq(who(0, 0), 0);
     ck_assert(cap.front[0]);
     memset(&cap, 0, sizeof(cap));
     m(NV50_3D_CULL_FACE, NV50_3D_CULL_FACE_FRONT_AND_BACK);

@@ -14,11 +14,22 @@
 #     platform, llvmpipe included; "-guest-run eglinfo" shows "EGL
 #     driver name: nouveau" on its GBM and device platforms.)
 #   - "gl-info clear": Mesa's first drawing, a clear of a 64x64
-#     renderbuffer read back; the pixel is printed, not checked (the 3D
-#     pipeline is being written).
+#     renderbuffer read back; checked: the pixel is 4080bfff.
 #   - "kmscube -c 30" under a time limit: whether it ran to its end
 #     ("Rendered N frames"), crashed or hung, its GL strings, is printed
-#     (not checked: drawing is being built).
+#     (not checked).
+#   - kmscube's frame: kmscube again, killed after 25 s (its stdin a
+#     pipe with nothing in it: kmscube ends on input, and a background
+#     job's /dev/null always has some); once it has
+#     printed its first "Rendered" line (2 s of frames) gemu's monitor
+#     (on stdin, a fifo) takes a screendump of what the head shows (a
+#     whole frame: kmscube flips finished buffers, and the screendump
+#     finishes the submitted work first).  Checked on the PNG
+#     (ImageMagick): the
+#     corner is the clear colour (0.5 grey), the frame has over 1000
+#     distinct colours and over 5% of its pixels are saturated (HSL
+#     saturation > 20%): kmscube's vertex-coloured, lit cube (a cube
+#     drawn black or in one colour fails).
 #   - "exit 7": gemu's exit status must be 7 (-guest-run passes the
 #     command's status on) and the console must say
 #     "gemu-guest: -guest-run exited with status 7".
@@ -36,9 +47,11 @@
 # Needs qemu-system-x86, linux-image-amd64, busybox-static, a C compiler,
 # libegl-dev, libgles-dev, libgbm-dev, and the guest's Mesa packages
 # (libgl1-mesa-dri, libegl-mesa0, libgbm1, libgles2, kmscube,
-# mesa-utils, glmark2-es2-drm: .ci/debian-packages).  One boot, ~1 min.
+# mesa-utils, glmark2-es2-drm: .ci/debian-packages), imagemagick.  One
+# boot, ~1.5 min.
 #   GEMU_BUILD, GEMU_GUEST_TIMEOUT, GEMU_GUEST_LOG as nouveau-probe.sh
-#   (the log kept as PREFIX-mesa.log)
+#   (the log kept as PREFIX-mesa.log, kmscube's frame as
+#   PREFIX-kmscube.png)
 # Prints "mesa: N passed, N failed" last.
 set -u
 build=${GEMU_BUILD:-build}
@@ -54,6 +67,7 @@ run_cmd='s() { echo "mesa: step $1 at $(cut -d" " -f1 /proc/uptime) s"; }
 s gl-info; gl-info; echo "mesa: gl-info status $?"
 s gl-info-clear; timeout 60 gl-info clear; echo "mesa: gl-info-clear status $?"
 s kmscube; timeout 120 kmscube -c 30; echo "mesa: kmscube status $?"
+s kmscube-frame; sleep 26 | kmscube & k=$!; sleep 25; kill $k; wait $k; echo
 s end; exit 7'
 
 # The kernel's lines (a printk time stamp on them), without what the
@@ -139,16 +153,37 @@ unimp_report() {
     fi
 }
 
+# Has the kmscube-frame step's kmscube printed a "Rendered" line?
+kmscube_up() {
+    sed -n '/^mesa: step kmscube-frame/,$p' "$log" | grep -aq 'Rendered'
+}
+
 mesa_boot() {
     log="$tmp/mesa.log"
+    shot="$tmp/kmscube.png"
     t0=$(date +%s)
+    mkfifo "$tmp/mon"
     timeout -k 10 "$limit" "$build/gemu" -display none -d unimp \
-        -M g84 -guest-mesa -guest-run "$run_cmd" \
-        -- -initrd "$tmp/initrd.cpio" </dev/null >"$log" 2>&1
+        -monitor stdio -M g84 -guest-mesa -guest-run "$run_cmd" \
+        -- -initrd "$tmp/initrd.cpio" <"$tmp/mon" >"$log" 2>&1 &
+    pid=$!
+    exec 3>"$tmp/mon"
+    # kmscube's frame: a screendump once the second kmscube renders
+    while kill -0 $pid 2>/dev/null && ! kmscube_up; do
+        sleep 1
+    done
+    if kmscube_up; then
+        printf 'screendump %s\n' "$shot" >&3
+    fi
+    exec 3>&-
+    wait $pid
     rc=$?
     t1=$(date +%s)
     if test -n "${GEMU_GUEST_LOG:-}"; then
         cp "$log" "$GEMU_GUEST_LOG-mesa.log"
+        if test -f "$shot"; then
+            cp "$shot" "$GEMU_GUEST_LOG-kmscube.png"
+        fi
     fi
     # the serial console's line ends are CR LF
     tr -d '\r' <"$log" >"$tmp/mesa.txt"
@@ -202,9 +237,13 @@ mesa_boot() {
     echo "mesa: the guest's steps (guest time):" \
          "$(sed -n 's/^mesa: step \([^ ]*\) at \([0-9.]*\) s$/\1 \2/p' \
             "$log" | tr '\n' ' ')"
-    echo "mesa: gl-info clear: $(grep -a '^mesa: gl-info-clear status' "$log")," \
-         "$(grep -a '^gl-info: clear pixel' "$log" | tail -n 1)" \
-         "(expected 4080bfff once the 3D class draws)"
+    clear=$(grep -a '^gl-info: clear pixel' "$log" | tail -n 1)
+    case $clear in
+    'gl-info: clear pixel 4080bfff '*)
+        ok "mesa: gl-info clear: the pixel read back is 4080bfff" ;;
+    *)  ko "mesa: gl-info clear: $(grep -a '^mesa: gl-info-clear status' \
+               "$log"), '${clear:-no pixel}', not 4080bfff" ;;
+    esac
 
     # kmscube: reported, not checked (yet)
     st=$(sed -n 's/^mesa: kmscube status \([0-9]*\).*/\1/p' "$log" | head -n 1)
@@ -220,7 +259,48 @@ mesa_boot() {
     sed -n '/^mesa: step kmscube/,/^mesa: kmscube status/p' "$log" |
         grep -a -v -E '^ *(client |display )?extensions:|^mesa: ' |
         grep -a -v '^=*$' | head -n 20 | sed 's/^/    kmscube| /'
+    frame_checks
     unimp_report
+}
+
+# kmscube's frame (the monitor's screendump): the grey clear colour
+# around a cube of many saturated colours
+frame_checks() {
+    if ! kmscube_up; then
+        ko "mesa: kmscube's frame: the second kmscube rendered nothing:" \
+           "$(sed -n '/^mesa: step kmscube-frame/,$p' "$log" | head -n 3)"
+        return
+    fi
+    if ! test -s "$shot"; then
+        ko "mesa: kmscube's frame: no screendump:" \
+           "$(grep -a 'screendump' "$log" | head -n 2)"
+        return
+    fi
+    if ! command -v convert >/dev/null; then
+        ko "mesa: kmscube's frame: ImageMagick's convert missing" \
+           "(apt-get install imagemagick)"
+        return
+    fi
+    corner=$(convert "$shot" -format '%[pixel:p{0,0}]' info: 2>&1)
+    colours=$(convert "$shot" -format '%k' info: 2>&1)
+    sat=$(convert "$shot" -colorspace HSL -channel G -separate +channel \
+          -threshold 20% -format '%[fx:round(mean * 1000)]' info: 2>&1)
+    echo "mesa: kmscube's frame: corner $corner, $colours colours," \
+         "$sat per mille of pixels saturated"
+    case $corner in
+    'srgb(128,128,128)'|'srgb(127,127,127)'|'gray(128)'|'gray(127)'|\
+    'grey(128)'|'grey(127)')
+        ok "mesa: kmscube's frame: the corner is the clear colour (grey)" ;;
+    *)  ko "mesa: kmscube's frame: the corner is $corner, not 0.5 grey" ;;
+    esac
+    if test "$colours" -gt 1000 2>/dev/null &&
+       test "$sat" -gt 50 2>/dev/null; then
+        ok "mesa: kmscube's frame: a coloured cube ($colours colours," \
+           "$sat per mille saturated)"
+    else
+        ko "mesa: kmscube's frame: no coloured cube ($colours colours," \
+           "$sat per mille saturated; want > 1000 and > 50)"
+    fi
 }
 
 if ! test -x "$build/gemu"; then

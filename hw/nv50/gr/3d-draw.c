@@ -49,10 +49,25 @@
 #include "gemu/osdep.h"
 #include "gemu/log.h"
 #include "gemu/half.h"
+#include "gemu/trace.h"
+#include "hw/nv50/engine.h"
 #include "draw.h"
 
 #define REF_RESTART     0xffffffffu
 #define MAX_DRAW_VERTS  (1u << 24)
+
+/* methods only the trace point reads (rnndb g80_3d.xml) */
+#define TRACE_RT_ADDRESS_HIGH0          0x0200
+#define TRACE_RT_ADDRESS_LOW0           0x0204
+#define TRACE_RT_FORMAT0                0x0208
+#define TRACE_FP_RESULT_COUNT           0x1298
+#define TRACE_SHADE_MODEL               0x12d4
+#define TRACE_BLEND_ENABLE0             0x1360
+#define TRACE_FP_START_ID               0x1414
+#define TRACE_NOPERSPECTIVE_BITMAP      0x1540
+#define TRACE_FP_INTERPOLANT_CTRL       0x1988
+#define TRACE_FP_REG_ALLOC_TEMP         0x198c
+#define TRACE_FP_CONTROL                0x19a8
 
 typedef enum RefKind {
     REF_ARRAY,          /* VERTEX_BUFFER_*: fetch at .val */
@@ -448,6 +463,55 @@ static void assemble(DrawRun *r, const uint32_t *refs, unsigned n)
     }
 }
 
+/*
+ * Trace point nv50_3d_draw: what a draw runs with (the programs'
+ * entries, the VP's inputs and outputs, the result map, the FP's
+ * interpolants and results, RT 0).  The programs' code can then be
+ * read at their entries (+ the code segment) and disassembled.
+ */
+static void trace_draw(NV50GrCall *c, NV50Gr3dState *st, unsigned refs,
+                       unsigned nverts, unsigned in_words)
+{
+    const NV50GrShared *sh = &c->ctx->shared;
+    unsigned size = MIN(nv50_st(st, NV50_3D_VP_RESULT_MAP_SIZE),
+                        NV50_3D_VP_RESULT_MAP__LEN * 4u);
+    char map[NV50_3D_VP_RESULT_MAP__LEN * 4 * 3 + 1] = "";
+
+    for (unsigned k = 0; k < size; k++) {
+        unsigned m = nv50_st(st, NV50_3D_VP_RESULT_MAP(k / 4)) >>
+                     (8 * (k % 4)) & 0xff;
+
+        snprintf(map + 3 * k, sizeof(map) - 3 * k, "%02x%s", m,
+                 k + 1 < size ? "." : "");
+    }
+    gemu_trace(TRACE_NV50_3D_DRAW, "ch %d begin 0x%x vertices %u "
+               "vp-runs %u in-words %u vp 0x%010" PRIx64 "+0x%x "
+               "attr-en 0x%08x.%08x builtin 0x%x regs %u results %u "
+               "map[%u] %s fp 0x%010" PRIx64 "+0x%x interp 0x%08x "
+               "color 0x%08x noperspective 0x%08x flat %u control 0x%08x "
+               "regs %u results %u rt0 fmt 0x%x at 0x%02x%08x blend 0x%x",
+               c->ctx->chid, nv50_st(st, NV50_3D_VERTEX_BEGIN_GL), refs,
+               nverts, in_words, sh->code[NV50_GR_PROG_VP],
+               nv50_st(st, NV50_3D_VP_START_ID),
+               nv50_st(st, NV50_3D_VP_ATTR_EN(0)),
+               nv50_st(st, NV50_3D_VP_ATTR_EN(1)),
+               nv50_st(st, NV50_3D_VP_GP_BUILTIN_ATTR_EN),
+               nv50_st(st, NV50_3D_VP_REG_ALLOC_TEMP),
+               nv50_st(st, NV50_3D_VP_REG_ALLOC_RESULT), size, map,
+               sh->code[NV50_GR_PROG_FP], nv50_st(st, TRACE_FP_START_ID),
+               nv50_st(st, TRACE_FP_INTERPOLANT_CTRL),
+               nv50_st(st, NV50_3D_SEMANTIC_COLOR),
+               nv50_st(st, TRACE_NOPERSPECTIVE_BITMAP),
+               nv50_st(st, TRACE_SHADE_MODEL) == 0x1d00,
+               nv50_st(st, TRACE_FP_CONTROL),
+               nv50_st(st, TRACE_FP_REG_ALLOC_TEMP),
+               nv50_st(st, TRACE_FP_RESULT_COUNT),
+               nv50_st(st, TRACE_RT_FORMAT0),
+               nv50_st(st, TRACE_RT_ADDRESS_HIGH0) & 0xff,
+               nv50_st(st, TRACE_RT_ADDRESS_LOW0),
+               nv50_st(st, TRACE_BLEND_ENABLE0));
+}
+
 /* Fetch, shade and assemble the stream of one BEGIN/END. */
 static void draw_run(NV50GrCall *c, NV50Gr3dState *st, NV50Draw *d)
 {
@@ -529,6 +593,9 @@ static void draw_run(NV50GrCall *c, NV50Gr3dState *st, NV50Draw *d)
                 4ull * in_words);
     }
     r.verts = g_new(NV50PipeVertex, MAX(nverts, 1u));
+    if (trace_enabled(TRACE_NV50_3D_DRAW)) {
+        trace_draw(c, st, fetched, nverts, in_words);
+    }
     if (nverts && !nv50_vp_run(c, st, in, MAX(in_words, 1u), nverts,
                                r.verts)) {
         goto out;

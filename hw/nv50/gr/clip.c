@@ -32,10 +32,17 @@
  *   z is clamped to [DEPTH_RANGE_NEAR, DEPTH_RANGE_FAR] (UNVERIFIED:
  *   that the clamp applies without the DEPTH_CLAMP bits; it only
  *   matters for those).
- * - Facing: GL's signed area of the window-space triangle (raw window
- *   coordinates, as gallium's front_ccw assumes), CCW > 0; FRONT_FACE
- *   CW/CCW names the front; CULL_FACE_ENABLE with CULL_FACE FRONT,
- *   BACK or FRONT_AND_BACK drops; zero-area triangles are dropped.
+ * - Facing: the winding of the window-space triangle as seen with y
+ *   down (window row 0 at the top), gallium's front_ccw convention:
+ *   CCW is a negative signed area x0*y1 - x1*y0 + ... in raw window
+ *   coordinates (softpipe's det < 0).  st/mesa flips y in a window
+ *   surface's viewport (VIEWPORT_SCALE_Y < 0) and sends GL's FrontFace
+ *   as it is, and for an FBO keeps y and inverts FrontFace, so GL's
+ *   CCW-in-NDC front is front either way (kmscube's culled cube).
+ *   FRONT_FACE CW/CCW names the front; CULL_FACE_ENABLE with
+ *   CULL_FACE FRONT, BACK or FRONT_AND_BACK drops; zero-area triangles
+ *   are dropped.  SCREEN_Y_CONTROL (Y_NEGATE, TRIANGLE_RAST_FLIP;
+ *   Mesa writes 0) is not modelled: logged when set.
  * - POLYGON_MODE_FRONT/BACK LINE or POINT: the triangle's (or clipped
  *   piece's) edges or corners (UNVERIFIED: edges added by clipping are
  *   drawn too; EDGEFLAG is ignored).
@@ -272,7 +279,14 @@ static void emit_triangle(ClipState *cs, const NV50PipeVertex *const *v)
     if (!(area != 0)) {
         return;         /* zero area, or NaN */
     }
-    ccw = area > 0;
+    ccw = area < 0;             /* counter-clockwise with y down */
+    if (nv50_st(st, NV50_3D_SCREEN_Y_CONTROL) & 0x11) {
+        gemu_log_once(LOG_UNIMP, "nv50-3d-screen-y",
+                      nv50_st(st, NV50_3D_SCREEN_Y_CONTROL), "nv50: 3D "
+                      "SCREEN_Y_CONTROL 0x%x (Y_NEGATE, TRIANGLE_RAST_FLIP) "
+                      "is not modelled: ignored\n",
+                      nv50_st(st, NV50_3D_SCREEN_Y_CONTROL));
+    }
     front = ccw == (nv50_st(st, NV50_3D_FRONT_FACE) == NV50_3D_FRONT_FACE_CCW);
     if (nv50_st(st, NV50_3D_CULL_FACE_ENABLE) & 1) {
         switch (nv50_st(st, NV50_3D_CULL_FACE)) {

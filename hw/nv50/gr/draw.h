@@ -36,6 +36,7 @@
 #define NV50_3D_VERTEX_ID_BASE          0x1118
 #define NV50_3D_LOCAL_SIZE_LOG          0x12e0
 #define NV50_3D_VB_ELEMENT_U8_SETUP     0x1300
+#define NV50_3D_SCREEN_Y_CONTROL        0x13ac
 #define NV50_3D_LINE_WIDTH              0x13b0
 #define NV50_3D_VP_START_ID             0x140c
 #define NV50_3D_VB_ELEMENT_BASE         0x1434

@@ -27,6 +27,7 @@
  */
 #include "gemu/osdep.h"
 #include "gemu/log.h"
+#include "gemu/trace.h"
 #include "hw/nv50/engine.h"
 #include "draw.h"
 #include "tpc.h"
@@ -169,6 +170,26 @@ static void result_map(const NV50Gr3dState *st, const uint32_t *o,
     }
 }
 
+/*
+ * Trace point nv50_3d_vertex: vertex @v of a draw, its VP inputs (a[]
+ * words) and its results after the map, as floats.
+ */
+static void trace_vertex(NV50GrCall *c, unsigned v, const uint32_t *in,
+                         unsigned in_words, const NV50PipeVertex *out)
+{
+    g_autoptr(GString) s = g_string_new(NULL);
+
+    g_string_append_printf(s, "ch %d v %u in", c->ctx->chid, v);
+    for (unsigned i = 0; i < in_words; i++) {
+        g_string_append_printf(s, " %g", u2f(in[i]));
+    }
+    g_string_append(s, " out");
+    for (unsigned i = 0; i < out->out_words; i++) {
+        g_string_append_printf(s, " %g", u2f(out->out[i]));
+    }
+    gemu_trace(TRACE_NV50_3D_VERTEX, "%s", s->str);
+}
+
 bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
                  unsigned in_words, unsigned n, NV50PipeVertex *out)
 {
@@ -275,6 +296,10 @@ bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
     }
     for (unsigned i = 0; i < TESLA_NUM_CSPACES; i++) {
         g_free(r.cb[i]);
+    }
+    for (unsigned v = 0; ok && trace_enabled(TRACE_NV50_3D_VERTEX) && v < n;
+         v++) {
+        trace_vertex(c, v, in + (size_t)v * in_words, in_words, &out[v]);
     }
     return ok;
 }
