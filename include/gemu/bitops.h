@@ -8,6 +8,7 @@
 
 #include <assert.h>
 #include <stdint.h>
+#include <string.h>
 
 static inline uint32_t extract32(uint32_t value, int start, int length)
 {
@@ -51,6 +52,23 @@ static inline uint64_t deposit64(uint64_t value, int start, int length,
     assert(start >= 0 && length > 0 && length <= 64 - start);
     mask = (~0ULL >> (64 - length)) << start;
     return (value & ~mask) | ((fieldval << start) & mask);
+}
+
+/* The bits of an IEEE single, and back (no conversion). */
+static inline uint32_t f32_to_bits(float f)
+{
+    uint32_t u;
+
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static inline float bits_to_f32(uint32_t u)
+{
+    float f;
+
+    memcpy(&f, &u, 4);
+    return f;
 }
 
 #endif

@@ -47,6 +47,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/bitops.h"
 #include "gemu/log.h"
 #include "gemu/half.h"
 #include "gemu/trace.h"
@@ -100,14 +101,6 @@ struct NV50Draw {
     void *emit_opaque;
 };
 
-static uint32_t f2u(float f)
-{
-    uint32_t u;
-
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 static NV50Draw *draw_get(NV50Gr3dState *st)
 {
     if (!st->draw) {
@@ -116,7 +109,7 @@ static NV50Draw *draw_get(NV50Gr3dState *st)
         d->refs = g_array_new(false, false, sizeof(VtxRef));
         d->words = g_array_new(false, false, sizeof(uint32_t));
         for (unsigned i = 0; i < NV50_VTX_ATTRIBS; i++) {
-            d->cur[i][3] = f2u(1.0f);
+            d->cur[i][3] = f32_to_bits(1.0f);
         }
         st->draw = d;
     }
@@ -247,8 +240,8 @@ static int vtx_attr(NV50Draw *d, uint32_t mthd, uint32_t data, bool *last)
         ncomp = 1;
     } else if (off < 0x80) {                /* 2H */
         a = (off - 0x40) / 4;
-        d->cur[a][0] = f2u(gemu_half_to_float(data));
-        d->cur[a][1] = f2u(gemu_half_to_float(data >> 16));
+        d->cur[a][0] = f32_to_bits(gemu_half_to_float(data));
+        d->cur[a][1] = f32_to_bits(gemu_half_to_float(data >> 16));
         comp = 1;
         ncomp = 2;
     } else if (off < 0x100) {               /* 2F */
@@ -272,8 +265,8 @@ static int vtx_attr(NV50Draw *d, uint32_t mthd, uint32_t data, bool *last)
     } else if (off < 0x380) {               /* 4H */
         a = (off - 0x300) / 8;
         comp = (off / 4) & 1 ? 3 : 1;
-        d->cur[a][comp - 1] = f2u(gemu_half_to_float(data));
-        d->cur[a][comp] = f2u(gemu_half_to_float(data >> 16));
+        d->cur[a][comp - 1] = f32_to_bits(gemu_half_to_float(data));
+        d->cur[a][comp] = f32_to_bits(gemu_half_to_float(data >> 16));
         ncomp = 4;
     } else if (off < 0x500) {               /* 2I, 2NI, 4I, 4NI: 16-bit */
         bool norm = (off >= 0x3c0 && off < 0x400) || off >= 0x480;
@@ -293,7 +286,7 @@ static int vtx_attr(NV50Draw *d, uint32_t mthd, uint32_t data, bool *last)
             if (norm) {
                 f = MAX(f / 32767.0f, -1.0f);
             }
-            d->cur[a][base + k] = f2u(f);
+            d->cur[a][base + k] = f32_to_bits(f);
         }
         comp = base + 1;
         ncomp = four ? 4 : 2;
@@ -310,7 +303,7 @@ static int vtx_attr(NV50Draw *d, uint32_t mthd, uint32_t data, bool *last)
             } else if (kind == 3) {
                 f = MAX(f / 127.0f, -1.0f);
             }
-            d->cur[a][k] = f2u(f);
+            d->cur[a][k] = f32_to_bits(f);
         }
         comp = 3;
         ncomp = 4;
@@ -319,7 +312,7 @@ static int vtx_attr(NV50Draw *d, uint32_t mthd, uint32_t data, bool *last)
     if (comp + 1 == ncomp) {
         *last = true;
         for (unsigned k = ncomp; k < 4; k++) {
-            v[k] = k == 3 ? f2u(1.0f) : 0;
+            v[k] = k == 3 ? f32_to_bits(1.0f) : 0;
         }
     }
     return a;

@@ -51,6 +51,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/bitops.h"
 #include "gemu/log.h"
 #include "draw.h"
 
@@ -80,22 +81,6 @@ typedef struct ClipState {
     unsigned npool;
     unsigned emitted;
 } ClipState;
-
-static float u2f(uint32_t u)
-{
-    float f;
-
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint32_t f2u(float f)
-{
-    uint32_t u;
-
-    memcpy(&u, &f, 4);
-    return u;
-}
 
 static void add_plane(ClipState *cs, float a, float b, float c, float d)
 {
@@ -164,7 +149,8 @@ static float dist(const ClipState *cs, const NV50PipeVertex *v, unsigned p)
                pl[2] * v->clip[2] + pl[3] * v->clip[3];
     }
     p -= cs->nplanes;
-    return cs->ucd_word[p] < v->out_words ? u2f(v->out[cs->ucd_word[p]]) : 0;
+    return cs->ucd_word[p] < v->out_words
+           ? bits_to_f32(v->out[cs->ucd_word[p]]) : 0;
 }
 
 /* CULL-mode user distances: true if the primitive is to be dropped. */
@@ -183,7 +169,7 @@ static bool ucd_culled(const NV50Gr3dState *st, const NV50PipeVertex *const *v,
             continue;
         }
         for (unsigned i = 0; i < n && all_out; i++) {
-            all_out = w < v[i]->out_words && u2f(v[i]->out[w]) < 0;
+            all_out = w < v[i]->out_words && bits_to_f32(v[i]->out[w]) < 0;
         }
         if (all_out) {
             return true;
@@ -208,10 +194,10 @@ static NV50PipeVertex *lerp(ClipState *cs, const NV50PipeVertex *a,
     v->point_size = a->point_size + t * (b->point_size - a->point_size);
     v->out_words = a->out_words;
     for (unsigned i = 0; i < a->out_words; i++) {
-        float fa = u2f(a->out[i]), fb = u2f(b->out[i]);
+        float fa = bits_to_f32(a->out[i]), fb = bits_to_f32(b->out[i]);
 
         v->out[i] = a->out[i] == b->out[i] ? a->out[i]
-                                           : f2u(fa + t * (fb - fa));
+                                           : f32_to_bits(fa + t * (fb - fa));
     }
     return v;
 }

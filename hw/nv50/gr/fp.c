@@ -52,6 +52,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/bitops.h"
 #include "gemu/log.h"
 #include "hw/nv50/nv50.h"
 #include "hw/nv50/engine.h"
@@ -158,22 +159,6 @@ typedef struct FpDraw {
 static inline uint32_t st_get(const NV50Gr3dState *st, uint32_t mthd)
 {
     return st->mthd[mthd >> 2];
-}
-
-static inline float f32_of(uint32_t bits)
-{
-    float f;
-
-    memcpy(&f, &bits, 4);
-    return f;
-}
-
-static inline uint32_t bits_of(float f)
-{
-    uint32_t u;
-
-    memcpy(&u, &f, 4);
-    return u;
 }
 
 /* --- code and c[] -------------------------------------------------------- */
@@ -361,7 +346,7 @@ static void fp_env(FpDraw *d)
 static float vert_word(const NV50PipeVertex *v, unsigned w)
 {
     return v && w < v->out_words && w < NV50_PIPE_OUT_WORDS
-           ? f32_of(v->out[w]) : 0.0f;
+           ? bits_to_f32(v->out[w]) : 0.0f;
 }
 
 /* The v[] words of the FP for primitive @p (see the header comment). */
@@ -418,7 +403,7 @@ static void fp_slots(FpDraw *d)
                 continue;
             case 4:
                 s->src = SRC_CONST;
-                s->bits = bits_of(1.0f);
+                s->bits = f32_to_bits(1.0f);
                 continue;
             }
         }
@@ -431,7 +416,9 @@ static void fp_slots(FpDraw *d)
             s->src = SRC_CONST;
             s->bits = pv && word < pv->out_words ? pv->out[word] : 0;
             if (colour && clamp) {
-                s->bits = bits_of(MIN(MAX(f32_of(s->bits), 0.0f), 1.0f));
+                float f = bits_to_f32(s->bits);
+
+                s->bits = f32_to_bits(MIN(MAX(f, 0.0f), 1.0f));
             }
             continue;
         }
@@ -489,7 +476,7 @@ static void fp_pixel_in(const FpDraw *d, const FpQuad *q, unsigned i,
             }
             break;
         }
-        out[k] = bits_of(v);
+        out[k] = f32_to_bits(v);
     }
     if (d->face) {
         out[FP_FACE_WORD] = p->front ? 0xffffffffu : 0;
@@ -530,7 +517,7 @@ static void fp_output(FpDraw *d, const TeslaRun *run, const FpQuad *q,
     float zout = 0.0f;
 
     if (d->exports_z && d->results) {
-        zout = f32_of(tesla_run_reg(run, t, d->results - 1));
+        zout = bits_to_f32(tesla_run_reg(run, t, d->results - 1));
         ncol = d->results - 1;
     }
     for (unsigned rt = 0; rt < NV50_PIPE_RTS; rt++) {
@@ -538,7 +525,7 @@ static void fp_output(FpDraw *d, const TeslaRun *run, const FpQuad *q,
 
         for (unsigned k = 0; k < 4; k++) {
             color[rt][k] = base + k < ncol
-                           ? f32_of(tesla_run_reg(run, t, base + k)) : 0.0f;
+                ? bits_to_f32(tesla_run_reg(run, t, base + k)) : 0.0f;
         }
     }
     if (d->alpha_test && !nv50_rop_alpha_test(d->rop, color[0][3])) {

@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/bitops.h"
 #include "gemu/half.h"
 #include <math.h>
 #include "rop.h"
@@ -116,22 +117,6 @@ bool nv50_rop_format_named(uint32_t id)
 
 /* --- small floats --- */
 
-static inline uint32_t f2u(float f)
-{
-    uint32_t u;
-
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static inline float u2f(uint32_t u)
-{
-    float f;
-
-    memcpy(&f, &u, 4);
-    return f;
-}
-
 /*
  * An unsigned float of @mbits mantissa bits and a 5-bit exponent (bias
  * 15), round to nearest even; negatives and NaN's sign go to 0, NaN
@@ -139,7 +124,7 @@ static inline float u2f(uint32_t u)
  */
 static uint32_t float_to_uf(float f, unsigned mbits)
 {
-    uint32_t u = f2u(f), exp_max = 0x1f << mbits;
+    uint32_t u = f32_to_bits(f), exp_max = 0x1f << mbits;
     int e;
     uint32_t m;
 
@@ -255,20 +240,20 @@ static uint32_t encode_ch(const NV50RopFormat *f, unsigned ch, float v)
     case NV50_ROP_FLOAT:
         switch (bits) {
         case 32:
-            return f2u(v);
+            return f32_to_bits(v);
         case 16:
             return gemu_float_to_half(v);
         default:
             return float_to_uf(v, bits - 5);
         }
     case NV50_ROP_SINT:
-        iv = (int32_t)f2u(v);
+        iv = (int32_t)f32_to_bits(v);
         if (bits < 32) {
             iv = MIN(MAX(iv, -(1ll << (bits - 1))), (1ll << (bits - 1)) - 1);
         }
         return (uint32_t)iv & mask;
     case NV50_ROP_UINT:
-        return MIN(f2u(v), mask);
+        return MIN(f32_to_bits(v), mask);
     }
     return 0;
 }
@@ -288,7 +273,7 @@ static float decode_ch(const NV50RopFormat *f, unsigned ch, uint32_t raw)
     case NV50_ROP_FLOAT:
         switch (bits) {
         case 32:
-            return u2f(raw);
+            return bits_to_f32(raw);
         case 16:
             return gemu_half_to_float(raw);
         default:
@@ -297,9 +282,9 @@ static float decode_ch(const NV50RopFormat *f, unsigned ch, uint32_t raw)
     case NV50_ROP_SINT:
         sv = bits < 32 ? (int32_t)(raw << (32 - bits)) >> (32 - bits)
                        : (int32_t)raw;
-        return u2f((uint32_t)sv);
+        return bits_to_f32((uint32_t)sv);
     case NV50_ROP_UINT:
-        return u2f(raw);
+        return bits_to_f32(raw);
     }
     return 0;
 }
@@ -317,7 +302,7 @@ void nv50_rop_encode(const NV50RopFormat *f, const float rgba[4],
         float v;
 
         if (comp == NV50_ROP_X) {
-            v = is_int(f) ? u2f(1) : 1.0f;
+            v = is_int(f) ? bits_to_f32(1) : 1.0f;
         } else {
             v = rgba[comp];
             if (f->srgb && comp < 3) {
@@ -333,8 +318,8 @@ void nv50_rop_decode(const NV50RopFormat *f, const uint32_t raw[4],
 {
     bool ints = is_int(f);
 
-    rgba[0] = rgba[1] = rgba[2] = ints ? u2f(0) : 0.0f;
-    rgba[3] = ints ? u2f(1) : 1.0f;
+    rgba[0] = rgba[1] = rgba[2] = ints ? bits_to_f32(0) : 0.0f;
+    rgba[3] = ints ? bits_to_f32(1) : 1.0f;
     for (unsigned ch = 0; ch < f->nch; ch++) {
         unsigned comp = f->comp[ch];
         float v;

@@ -20,6 +20,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/bitops.h"
 #include <math.h>
 #include "gemu/half.h"
 #include "texture.h"
@@ -130,14 +131,6 @@ float nv50_srgb_to_linear(float c)
     return powf((c + 0.055f) / 1.055f, 2.4f);
 }
 
-static uint32_t fbits(float f)
-{
-    uint32_t u;
-
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 /* @bits bits from bit @off of the little-endian element @el */
 static uint32_t field(const uint8_t *el, unsigned off, unsigned bits)
 {
@@ -207,23 +200,23 @@ static uint32_t convert(uint32_t v, unsigned bits, unsigned type)
         case 32:
             return v;
         case 16:
-            return fbits(gemu_half_to_float(v));
+            return f32_to_bits(gemu_half_to_float(v));
         case 11:
-            return fbits(ufloat(v, 6));
+            return f32_to_bits(ufloat(v, 6));
         case 10:
-            return fbits(ufloat(v, 5));
+            return f32_to_bits(ufloat(v, 5));
         }
         /* UNVERIFIED: other widths read as UNORM */
         /* fall through */
     case NV50_TT_UNORM:
     case NV50_TT_UNORM_FP16:
         f = (float)((double)v / (double)((1ull << bits) - 1));
-        return fbits(type == NV50_TT_UNORM_FP16 ? round_half(f) : f);
+        return f32_to_bits(type == NV50_TT_UNORM_FP16 ? round_half(f) : f);
     case NV50_TT_SNORM:
     case NV50_TT_SNORM_FP16:
         f = (float)MAX((double)sv / (double)((1ull << (bits - 1)) - 1),
                        -1.0);
-        return fbits(type == NV50_TT_SNORM_FP16 ? round_half(f) : f);
+        return f32_to_bits(type == NV50_TT_SNORM_FP16 ? round_half(f) : f);
     default:
         /* UNVERIFIED: type 0 (no rnndb name) reads as 0 */
         return 0;
@@ -324,7 +317,7 @@ static void decode_compressed(const NV50TexView *v, const uint8_t *el,
         break;
     }
     for (unsigned k = 0; k < 4; k++) {
-        comp[k] = fbits(c[k]);
+        comp[k] = f32_to_bits(c[k]);
     }
 }
 
@@ -344,7 +337,7 @@ void nv50_tex_decode(const NV50TexView *v, const uint8_t *el, unsigned x,
         int e = (int)(w >> 27) - 15 - 9;
 
         for (unsigned k = 0; k < 3; k++) {
-            comp[k] = fbits(ldexpf((float)((w >> (9 * k)) & 0x1ff), e));
+            comp[k] = f32_to_bits(ldexpf((float)((w >> (9 * k)) & 0x1ff), e));
         }
         return;
     }

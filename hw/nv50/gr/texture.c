@@ -42,6 +42,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/bitops.h"
 #include <math.h>
 #include "gemu/log.h"
 #include "texture.h"
@@ -60,22 +61,6 @@ typedef struct Tex {
     bool srgb_chan[4];          /* output channels sRGB-converted */
     int8_t offs[3];             /* texel offsets of the instruction */
 } Tex;
-
-static inline uint32_t fbits(float f)
-{
-    uint32_t u;
-
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static inline float bitsf(uint32_t u)
-{
-    float f;
-
-    memcpy(&f, &u, 4);
-    return f;
-}
 
 /* --- TIC / TSC ----------------------------------------------------------- */
 
@@ -234,7 +219,7 @@ void nv50_tsc_decode(const uint32_t w[8], NV50TexSampler *s)
     s->max_lod = lod_fixed((w[2] >> 12) & 0xfff, 12, false);
     for (unsigned k = 0; k < 4; k++) {
         s->border_bits[k] = w[4 + k];
-        s->border[k] = bitsf(w[4 + k]);
+        s->border[k] = bits_to_f32(w[4 + k]);
     }
     s->srgb_border[0] = nv50_srgb_to_linear((w[2] >> 24) / 255.0f);
     s->srgb_border[1] = nv50_srgb_to_linear(((w[3] >> 12) & 0xff) / 255.0f);
@@ -322,12 +307,12 @@ static void swizzle(const Tex *t, const uint32_t comp[4], uint32_t out[4])
         if (src >= NV50_TS_R && src <= NV50_TS_A) {
             out[k] = comp[src - NV50_TS_R];
             if (t->srgb_chan[k]) {
-                out[k] = fbits(nv50_srgb_to_linear(bitsf(out[k])));
+                out[k] = f32_to_bits(nv50_srgb_to_linear(bits_to_f32(out[k])));
             }
         } else if (src == NV50_TS_ONE_INT) {
             out[k] = 1;
         } else if (src == NV50_TS_ONE_FLOAT) {
-            out[k] = fbits(1.0f);
+            out[k] = f32_to_bits(1.0f);
         } else {
             out[k] = 0;     /* ZERO, and the unnamed 1 (UNVERIFIED) */
         }
@@ -348,7 +333,7 @@ static void compared(const Tex *t, float depth, float dref, uint32_t out[4])
     float r = compare(t->s.compare_func, dref, depth) ? 1.0f : 0.0f;
 
     for (unsigned k = 0; k < 4; k++) {
-        comp[k] = fbits(r);
+        comp[k] = f32_to_bits(r);
     }
     swizzle(t, comp, out);
 }
@@ -362,7 +347,7 @@ static void border_texel(const Tex *t, bool cmp, float dref, uint32_t out[4])
     memcpy(out, t->s.border_bits, 4 * sizeof(out[0]));
     if (t->v.srgb && t->s.srgb) {
         for (unsigned k = 0; k < 3; k++) {
-            out[k] = fbits(t->s.srgb_border[k]);
+            out[k] = f32_to_bits(t->s.srgb_border[k]);
         }
     }
 }
@@ -386,7 +371,7 @@ static void texel(Tex *t, unsigned l, int x, int y, int z, int layer,
     tex_read(t, off, el, f->bytes);
     nv50_tex_decode(v, el, x % f->bw, y % f->bh, comp);
     if (cmp) {
-        float d = bitsf(comp[depth_comp(t)]);
+        float d = bits_to_f32(comp[depth_comp(t)]);
 
         /* UNVERIFIED: dref is clamped to [0, 1] for UNORM depth */
         if (v->type[depth_comp(t)] == NV50_TT_UNORM) {
@@ -415,7 +400,7 @@ static void acc_add(const Tex *t, Acc *a, const uint32_t tx[4], float w)
                 a->bits[k] = tx[k];
             }
         } else {
-            a->f[k] += w * bitsf(tx[k]);
+            a->f[k] += w * bits_to_f32(tx[k]);
         }
     }
 }
@@ -585,7 +570,7 @@ static void lane_coords(const Tex *t, uint32_t coords[][TESLA_WARP_SIZE],
     float in[3] = { 0, 0, 0 };
 
     for (unsigned d = 0; d < n && d < ncoords; d++) {
-        in[d] = bitsf(coords[d][lane]);
+        in[d] = bits_to_f32(coords[d][lane]);
     }
     if (is_cube(t->v.kind)) {
         cube_project(face, in[0], in[1], in[2], &c[0], &c[1]);
@@ -637,22 +622,23 @@ static void sample_lane(Tex *t, const TeslaInsn *insn, bool derivs,
         arg++;
     }
     if (cmp) {
-        dref = bitsf(ARG(arg));
+        dref = bits_to_f32(ARG(arg));
         arg++;
     }
     if (is_cube(v->kind)) {
-        face = cube_face(bitsf(ARG(0)), bitsf(ARG(1)), bitsf(ARG(2)));
+        face = cube_face(bits_to_f32(ARG(0)), bits_to_f32(ARG(1)),
+                         bits_to_f32(ARG(2)));
         layer = layer * 6 + face;
     }
     lane_coords(t, coords, ncoords, lane, face, c);
 
     if (insn->tex.kind == TTEX_LOD) {
-        lambda = bitsf(ARG(arg));
+        lambda = bits_to_f32(ARG(arg));
     } else {
         lambda = derivs ? quad_lambda(t, coords, ncoords, lane, face)
                         : -INFINITY;
         if (insn->tex.kind == TTEX_BIAS) {
-            lambda += bitsf(ARG(arg));
+            lambda += bits_to_f32(ARG(arg));
         }
     }
 #undef ARG
@@ -689,7 +675,7 @@ static void sample_lane(Tex *t, const TeslaInsn *insn, bool derivs,
         filter_level(t, &a, lv1, c, layer, linear, cmp, dref, lfrac);
     }
     for (unsigned k = 0; k < 4; k++) {
-        res[k] = t->int_chan[k] ? a.bits[k] : fbits(a.f[k]);
+        res[k] = t->int_chan[k] ? a.bits[k] : f32_to_bits(a.f[k]);
     }
 }
 

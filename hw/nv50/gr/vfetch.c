@@ -29,6 +29,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/bitops.h"
 #include <math.h>
 #include "gemu/log.h"
 #include "gemu/half.h"
@@ -90,14 +91,6 @@ unsigned nv50_vfetch_size(uint32_t attrib)
     return formats[f].bits ? formats[f].n * formats[f].bits / 8 : 4;
 }
 
-static uint32_t f2u(float f)
-{
-    uint32_t u;
-
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 /* An unsigned float of 11 or 10 bits (5-bit exponent) to float. */
 static float small_float(uint32_t v, unsigned mbits)
 {
@@ -131,17 +124,18 @@ static uint32_t convert(uint32_t raw, unsigned bits, unsigned type)
             return raw;
         }
         if (bits == 16) {
-            return f2u(gemu_half_to_float(raw));
+            return f32_to_bits(gemu_half_to_float(raw));
         }
         return 0;       /* UNVERIFIED: no 8- or 10-bit floats */
     case TYPE_UNORM:
-        return f2u((float)((double)raw / (double)mask));
+        return f32_to_bits((float)((double)raw / (double)mask));
     case TYPE_SNORM:
-        return f2u(MAX((float)((double)s / (double)(mask >> 1)), -1.0f));
+        return f32_to_bits(MAX((float)((double)s / (double)(mask >> 1)),
+                               -1.0f));
     case TYPE_USCALED:
-        return f2u((float)raw);
+        return f32_to_bits((float)raw);
     case TYPE_SSCALED:
-        return f2u((float)s);
+        return f32_to_bits((float)s);
     case TYPE_UINT:
         return raw;
     case TYPE_SINT:
@@ -158,7 +152,7 @@ bool nv50_vfetch_decode(uint32_t attrib, const uint8_t *b, uint32_t out[4])
     unsigned n = formats[f].n, bits = formats[f].bits;
 
     out[0] = out[1] = out[2] = 0;
-    out[3] = is_int ? 1 : f2u(1.0f);
+    out[3] = is_int ? 1 : f32_to_bits(1.0f);
     if (!n) {
         return false;
     }
@@ -173,9 +167,9 @@ bool nv50_vfetch_decode(uint32_t attrib, const uint8_t *b, uint32_t out[4])
         uint32_t w = ldn_le_p(b, 4);
 
         if (type == TYPE_FLOAT) {
-            out[0] = f2u(small_float(w & 0x7ff, 6));
-            out[1] = f2u(small_float((w >> 11) & 0x7ff, 6));
-            out[2] = f2u(small_float(w >> 22, 5));
+            out[0] = f32_to_bits(small_float(w & 0x7ff, 6));
+            out[1] = f32_to_bits(small_float((w >> 11) & 0x7ff, 6));
+            out[2] = f32_to_bits(small_float(w >> 22, 5));
         } else {
             out[0] = convert(w, 11, type);
             out[1] = convert(w >> 11, 11, type);
@@ -321,7 +315,7 @@ static void fetch_attr(NV50Vfetch *vf, unsigned i, uint32_t index,
     ar = &vf->arr[a & 0xf];
     if (!ar->enabled || !size) {
         nv50_vfetch_decode(0, bytes, out);
-        out[3] = f2u(1.0f);
+        out[3] = f32_to_bits(1.0f);
         return;
     }
     elem = ar->per_instance ? vf->instance_base + instance_id / ar->divisor

@@ -26,6 +26,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/bitops.h"
 #include "gemu/log.h"
 #include "gemu/trace.h"
 #include "hw/nv50/engine.h"
@@ -123,22 +124,6 @@ static uint32_t *load_code(NV50GrCall *c, const NV50GrShared *sh,
     return w;
 }
 
-static uint32_t f2u(float f)
-{
-    uint32_t u;
-
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static float u2f(uint32_t u)
-{
-    float f;
-
-    memcpy(&f, &u, 4);
-    return f;
-}
-
 /* o[] of one vertex through the result map into @v. */
 static void result_map(const NV50Gr3dState *st, const uint32_t *o,
                        unsigned out_words, NV50PipeVertex *v)
@@ -156,15 +141,15 @@ static void result_map(const NV50Gr3dState *st, const uint32_t *o,
         if (m < out_words && o) {
             v->out[k] = o[m];
         } else {
-            v->out[k] = (m & 1) ? f2u(1.0f) : 0;
+            v->out[k] = (m & 1) ? f32_to_bits(1.0f) : 0;
         }
     }
     v->out_words = size;
     for (unsigned i = 0; i < 4; i++) {
-        v->clip[i] = i < size ? u2f(v->out[i]) : (i == 3 ? 1.0f : 0.0f);
+        v->clip[i] = i < size ? bits_to_f32(v->out[i]) : (i == 3 ? 1.0f : 0.0f);
     }
     if ((ptsz & 1) && ((ptsz >> 4) & 0xff) < size) {
-        v->point_size = u2f(v->out[(ptsz >> 4) & 0xff]);
+        v->point_size = bits_to_f32(v->out[(ptsz >> 4) & 0xff]);
     } else {
         v->point_size = nv50_stf(st, NV50_3D_POINT_SIZE);
     }
@@ -181,11 +166,11 @@ static void trace_vertex(NV50GrCall *c, unsigned v, const uint32_t *in,
 
     g_string_append_printf(s, "ch %d v %u in", c->ctx->chid, v);
     for (unsigned i = 0; i < in_words; i++) {
-        g_string_append_printf(s, " %g", u2f(in[i]));
+        g_string_append_printf(s, " %g", bits_to_f32(in[i]));
     }
     g_string_append(s, " out");
     for (unsigned i = 0; i < out->out_words; i++) {
-        g_string_append_printf(s, " %g", u2f(out->out[i]));
+        g_string_append_printf(s, " %g", bits_to_f32(out->out[i]));
     }
     gemu_trace(TRACE_NV50_3D_VERTEX, "%s", s->str);
 }
