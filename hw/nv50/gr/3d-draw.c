@@ -328,6 +328,7 @@ typedef struct DrawRun {
     uint32_t *slot;             /* ref -> slot */
     bool draw;                  /* RASTERIZE_ENABLE */
     NV50Rop *rop;               /* the draw's render targets and zeta */
+    NV50FpDraw *fp;             /* the draw's FP (code, c[]) */
     uint64_t assembled, emitted;
 } DrawRun;
 
@@ -336,7 +337,7 @@ static void emit_draw(void *opaque, const NV50PipePrim *p)
 {
     DrawRun *r = opaque;
 
-    nv50_fp_draw(r->c, r->st, r->rop, p);
+    nv50_fp_prim(r->fp, p);
 }
 
 static void prim_out(DrawRun *r, NV50PrimKind kind, const uint32_t *refs,
@@ -597,6 +598,9 @@ static void draw_run(NV50GrCall *c, NV50Gr3dState *st, NV50Draw *d)
     if (r.draw && !d->emit) {
         r.rop = nv50_rop_begin(c, st);
         r.draw = r.rop != NULL;     /* unusable targets: error raised */
+        if (r.rop) {
+            r.fp = nv50_fp_begin(c, st, r.rop);
+        }
     }
     seg = g_new(uint32_t, refs->len);
     for (unsigned k = 0; k <= refs->len; k++) {
@@ -615,6 +619,7 @@ static void draw_run(NV50GrCall *c, NV50Gr3dState *st, NV50Draw *d)
         st->counter[NV50_3D_COUNTER_RAST_PRIMITIVES_POSTCLIP] += r.emitted;
     }
 out:
+    nv50_fp_end(r.fp);
     if (r.rop) {
         nv50_rop_end(r.rop);
     }

@@ -192,8 +192,9 @@ void nv50_3d_draw_free(NV50Gr3dState *st);
 
 /*
  * Where assembled, clipped primitives go: by default the back end
- * (nv50_rop_begin, nv50_fp_draw per primitive, nv50_rop_end); a test
- * may take them instead (NULL restores the default).
+ * (nv50_rop_begin, nv50_fp_begin, nv50_fp_prim per primitive,
+ * nv50_fp_end, nv50_rop_end); a test may take them instead (NULL
+ * restores the default).
  */
 void nv50_3d_draw_set_emit(NV50Gr3dState *st, NV50PrimEmit emit,
                            void *opaque);

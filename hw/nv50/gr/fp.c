@@ -1,8 +1,15 @@
 /*
- * The 3D back end (pipe.h nv50_fp_draw): one primitive after clipping
- * and the viewport -> coverage (hw/core/raster.h) -> early Z -> FP
- * quads on the TPC/MP model -> late Z -> ROP.
+ * The 3D back end (pipe.h nv50_fp_begin/prim/end): one primitive after
+ * clipping and the viewport -> coverage (hw/core/raster.h) -> early Z ->
+ * FP quads on the TPC/MP model -> late Z -> ROP.
  *
+ * - Per draw: the FP's code (copied and scanned at the draw's first
+ *   primitive), its launch state and the c[] lines it has read are kept
+ *   for every primitive of the draw, so the FP sees code and c[] as of
+ *   their first read in the draw (UNVERIFIED: the hardware's code and
+ *   constant caches may refetch within a draw, e.g. after a ROP write
+ *   that aliases them).  Code that cannot be read traps at every
+ *   primitive, as before.
  * - Coverage: raster_triangle/line/point inside nv50_rop_bounds()'s
  *   rectangle and sample pattern, positions snapped to 1/256 pixel
  *   (UNVERIFIED: the G84's sub-pixel precision).  POLYGON_MODE LINE and
@@ -124,7 +131,7 @@ typedef struct FpQuad {
     float z[4];                 /* at the pixel centres */
 } FpQuad;
 
-typedef struct FpDraw {
+typedef struct NV50FpDraw {
     NV50TexUnit tex;            /* first: TeslaEnv.opaque for tex too */
     NV50GrCall *c;
     NV50Gr3dState *st;
@@ -154,6 +161,9 @@ typedef struct FpDraw {
     bool *invisible;
     unsigned mp_next;
     bool stopped;               /* a trap or an abort: drop the rest */
+    /* per draw */
+    bool loaded;                /* code, env and cb[] set up */
+    size_t in_cap;              /* words of in[] */
 } FpDraw;
 
 static inline uint32_t st_get(const NV50Gr3dState *st, uint32_t mthd)
@@ -707,29 +717,8 @@ static void fp_rasterise(FpDraw *d)
     }
 }
 
-void nv50_fp_draw(NV50GrCall *c, NV50Gr3dState *st, NV50Rop *rop,
-                  const NV50PipePrim *prim)
+static void fp_unload(FpDraw *d)
 {
-    g_autofree FpDraw *d = g_new0(FpDraw, 1);
-
-    if (!prim->nverts || prim->nverts > 3) {
-        return;
-    }
-    d->c = c;
-    d->st = st;
-    d->rop = rop;
-    d->prim = prim;
-    nv50_rop_bounds(rop, &d->rp);
-    d->rp.subpixel_bits = 8;    /* UNVERIFIED for the G84 */
-    fp_env(d);
-    if (fp_load_code(d)) {
-        fp_slots(d);
-        d->in = g_new(uint32_t, (size_t)FP_BATCH_QUADS * 4 *
-                      MAX(d->in_words, 1u));
-        d->invisible = g_new(bool, FP_BATCH_QUADS * 4);
-        fp_rasterise(d);
-        fp_flush(d);
-    }
     for (unsigned i = 0; i < TESLA_NUM_CSPACES; i++) {
         if (d->cb[i].line) {
             for (uint64_t l = 0; l < FP_CB_LINES(d->cb[i].sp.size); l++) {
@@ -737,8 +726,73 @@ void nv50_fp_draw(NV50GrCall *c, NV50Gr3dState *st, NV50Rop *rop,
             }
             g_free(d->cb[i].line);
         }
+        d->cb[i] = (FpCb) { 0 };
     }
     g_free(d->code);
+    d->code = NULL;
+    d->face = false;
+    d->loaded = false;
+}
+
+NV50FpDraw *nv50_fp_begin(NV50GrCall *c, NV50Gr3dState *st, NV50Rop *rop)
+{
+    FpDraw *d = g_new0(FpDraw, 1);
+
+    d->c = c;
+    d->st = st;
+    d->rop = rop;
+    nv50_rop_bounds(rop, &d->rp);
+    d->rp.subpixel_bits = 8;    /* UNVERIFIED for the G84 */
+    d->invisible = g_new(bool, FP_BATCH_QUADS * 4);
+    return d;
+}
+
+void nv50_fp_prim(NV50FpDraw *d, const NV50PipePrim *prim)
+{
+    size_t in_need;
+
+    if (!prim->nverts || prim->nverts > 3) {
+        return;
+    }
+    if (!d->loaded) {
+        fp_env(d);
+        if (!fp_load_code(d)) {
+            fp_unload(d);       /* tried again at the next primitive */
+            return;
+        }
+        d->loaded = true;
+    }
+    d->prim = prim;
+    d->nquads = 0;
+    d->mp_next = 0;
+    d->stopped = false;
+    fp_slots(d);
+    in_need = (size_t)FP_BATCH_QUADS * 4 * MAX(d->in_words, 1u);
+    if (in_need > d->in_cap) {
+        g_free(d->in);
+        d->in = g_new(uint32_t, in_need);
+        d->in_cap = in_need;
+    }
+    fp_rasterise(d);
+    fp_flush(d);
+}
+
+void nv50_fp_end(NV50FpDraw *d)
+{
+    if (!d) {
+        return;
+    }
+    fp_unload(d);
     g_free(d->in);
     g_free(d->invisible);
+    g_free(d);
+}
+
+void nv50_fp_draw(NV50GrCall *c, NV50Gr3dState *st, NV50Rop *rop,
+                  const NV50PipePrim *prim)
+{
+    NV50FpDraw *d = nv50_fp_begin(c, st, rop);
+
+    nv50_fp_prim(d, prim);
+    nv50_fp_end(d);
 }

@@ -112,10 +112,22 @@ void nv50_rop_clear(NV50GrCall *c, NV50Gr3dState *st, uint32_t data);
 /* --- the back end (fp.c) --- */
 
 /*
+ * One draw's back end: nv50_fp_begin next to nv50_rop_begin, then
+ * nv50_fp_prim for every primitive, nv50_fp_end (before nv50_rop_end).
+ * The FP's code, launch state and c[] lines are read at the first
+ * primitive and kept for the draw.
+ */
+typedef struct NV50FpDraw NV50FpDraw;
+
+NV50FpDraw *nv50_fp_begin(NV50GrCall *c, NV50Gr3dState *st, NV50Rop *rop);
+/*
  * Draw one primitive: coverage, early Z where the FP allows it, FP
  * quads with interpolants from the primitive's vertices (perspective,
  * linear or flat as the FP's interpolation state says), late Z, ROP.
  */
+void nv50_fp_prim(NV50FpDraw *d, const NV50PipePrim *prim);
+void nv50_fp_end(NV50FpDraw *d);    /* frees; NULL: nothing */
+/* One primitive as a draw of its own (begin, prim, end). */
 void nv50_fp_draw(NV50GrCall *c, NV50Gr3dState *st, NV50Rop *rop,
                   const NV50PipePrim *prim);
 
