@@ -4,7 +4,7 @@
  * primitive assembly), vfetch.c (vertex attributes into VP inputs),
  * vp.c (VP warps on the MPs, the result map) and clip.c (clipping, the
  * perspective divide, viewport, depth range, culling), which hands
- * NV50PipePrims to an emit callback (the back end's nv50_fp_draw, or a
+ * NV50PipePrims to an emit callback (the back end's nv50_fp_prim, or a
  * test's).
  *
  * SPDX-License-Identifier: MIT
