@@ -278,18 +278,15 @@ bool nv50_gr_common_method(NV50GrCall *c, NV50GrNotify *n, uint32_t mthd,
     return false;
 }
 
-void nv50_gr_notify_done(NV50GrCall *c, NV50GrNotify *n)
+bool nv50_gr_write_notifier(NV50GrCall *c, uint32_t dma, uint64_t offset,
+                            unsigned subclient, uint32_t trap_unit)
 {
     NV50CtxDma d;
     uint8_t b[16];
     uint64_t t;
 
-    if (!n->armed) {
-        return;
-    }
-    n->armed = false;
-    if (!nv50_gr_ctxdma(c, n->dma, &d)) {
-        return;
+    if (!nv50_gr_ctxdma(c, dma, &d)) {
+        return false;
     }
     /* the NV50 notifier: timestamp, return value 0, status 0 (done) */
     t = nv50_gr_timestamp(c);
@@ -297,8 +294,18 @@ void nv50_gr_notify_done(NV50GrCall *c, NV50GrNotify *n)
     stn_le_p(b + 4, 4, (uint32_t)(t >> 32));
     stn_le_p(b + 8, 4, 0);
     stn_le_p(b + 12, 4, 0);
-    if (nv50_gr_rw(c, &d, 0, b, sizeof(b), true, NV50_VM_CLIENT_DISPATCH,
-                   1, NV50_GR_TRAP_DISPATCH) && n->type == 1) {
+    return nv50_gr_rw(c, &d, offset, b, sizeof(b), true,
+                      NV50_VM_CLIENT_DISPATCH, subclient, trap_unit);
+}
+
+void nv50_gr_notify_done(NV50GrCall *c, NV50GrNotify *n)
+{
+    if (!n->armed) {
+        return;
+    }
+    n->armed = false;
+    if (nv50_gr_write_notifier(c, n->dma, 0, NV50_VM_SUBCLIENT_NOTIFY,
+                               NV50_GR_TRAP_DISPATCH) && n->type == 1) {
         g_mutex_lock(&c->s->eng_lock);
         gr_latch(c, NV50_GR_INTR_NOTIFY);
         g_mutex_unlock(&c->s->eng_lock);

@@ -276,11 +276,20 @@ static RunResult sem_release(NV50State *s, int chid, NV50Chan *ch,
 
 /* --- the puller --- */
 
-static bool ramht_find(NV50State *s, NV50Chan *ch, uint32_t handle,
-                       uint32_t *ctx)
+/*
+ * The RAMHT context of @handle (a method's data); a miss is CACHE_ERROR
+ * NO_HASH on that method.  FIFO RAMHTs hash with channel 0 and match any
+ * context (nvkm).
+ */
+static bool ramht_find(NV50State *s, int chid, NV50Chan *ch, unsigned subc,
+                       uint32_t mthd, uint32_t handle, uint32_t *ctx)
 {
-    /* FIFO RAMHTs hash with channel 0 and match any context (nvkm) */
-    return nv50_ramht_lookup(s, &ch->ramht, 0, handle, 0, 0, ctx);
+    if (nv50_ramht_lookup(s, &ch->ramht, 0, handle, 0, 0, ctx)) {
+        return true;
+    }
+    cache_error(s, chid, subc, mthd, handle, "handle not in the channel's "
+                "RAMHT (NO_HASH)");
+    return false;
 }
 
 static RunResult puller_object(NV50State *s, int chid, NV50Chan *ch,
@@ -289,9 +298,7 @@ static RunResult puller_object(NV50State *s, int chid, NV50Chan *ch,
     uint32_t ctx;
     unsigned engine;
 
-    if (!ramht_find(s, ch, handle, &ctx)) {
-        cache_error(s, chid, subc, MTHD_OBJECT, handle, "handle not in "
-                    "the channel's RAMHT (NO_HASH)");
+    if (!ramht_find(s, chid, ch, subc, MTHD_OBJECT, handle, &ctx)) {
         return RUN_STOP;
     }
     engine = NV50_RAMHT_ENGINE(ctx);
@@ -322,9 +329,7 @@ static RunResult puller_engine(NV50State *s, int chid, NV50Chan *ch,
     if (mthd >= 0x180 && mthd < 0x200) {
         uint32_t ctx;
 
-        if (!ramht_find(s, ch, data, &ctx)) {
-            cache_error(s, chid, subc, mthd, data, "handle not in the "
-                        "channel's RAMHT (NO_HASH)");
+        if (!ramht_find(s, chid, ch, subc, mthd, data, &ctx)) {
             return RUN_STOP;
         }
         data = NV50_RAMHT_OFS16(ctx);
@@ -364,9 +369,7 @@ static RunResult puller_semaphore(NV50State *s, int chid, NV50Chan *ch,
                     data & 7);
         return RUN_STOP;
     case MTHD_DMA_SEMAPHORE:
-        if (!ramht_find(s, ch, data, &ctx)) {
-            cache_error(s, chid, subc, mthd, data, "handle not in the "
-                        "channel's RAMHT (NO_HASH)");
+        if (!ramht_find(s, chid, ch, subc, mthd, data, &ctx)) {
             return RUN_STOP;
         }
         ch->sem_dma = NV50_RAMHT_OFS16(ctx);

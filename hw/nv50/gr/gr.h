@@ -277,6 +277,15 @@ typedef struct NV50GrNotify {
 #define NV50_GR_MTHD_PM_TRIGGER     0x140
 #define NV50_GR_MTHD_DMA_NOTIFY     0x180
 
+/*
+ * Write a notifier (16 bytes: PTIMER low/high, return value 0, status 0)
+ * at @offset of the DMA object @dma (offset >> 4); a fault traps
+ * @trap_unit (VM client DISPATCH, @subclient).  False if it was not
+ * written (the error raised).
+ */
+bool nv50_gr_write_notifier(NV50GrCall *c, uint32_t dma, uint64_t offset,
+                            unsigned subclient, uint32_t trap_unit);
+
 /* True if @mthd was one of the common methods (and is done). */
 bool nv50_gr_common_method(NV50GrCall *c, NV50GrNotify *n, uint32_t mthd,
                            uint32_t data);

@@ -216,22 +216,10 @@ static bool side_setup(NV50GrCall *c, M2mfState *st, M2mfSide *sd,
 /* The M2MF notifier: the copy is done. */
 static void m2mf_notify(NV50GrCall *c, M2mfState *st, uint32_t type)
 {
-    NV50CtxDma d;
-    uint8_t b[16];
-    uint64_t t;
-
     /* UNVERIFIED: the error when no notify DMA is bound */
-    if (!nv50_gr_ctxdma(c, st->notify.dma, &d)) {
-        return;
-    }
-    t = nv50_gr_timestamp(c);
-    stn_le_p(b, 4, (uint32_t)t);
-    stn_le_p(b + 4, 4, (uint32_t)(t >> 32));
-    stn_le_p(b + 8, 4, 0);
-    stn_le_p(b + 12, 4, 0);
-    if (!nv50_gr_rw(c, &d, M2MF_NOTIFIER_OFFSET, b, sizeof(b), true,
-                    NV50_VM_CLIENT_DISPATCH, NV50_VM_SUBCLIENT_M2M_NOTIFY,
-                    NV50_GR_TRAP_M2MF)) {
+    if (!nv50_gr_write_notifier(c, st->notify.dma, M2MF_NOTIFIER_OFFSET,
+                                NV50_VM_SUBCLIENT_M2M_NOTIFY,
+                                NV50_GR_TRAP_M2MF)) {
         return;
     }
     if (type == M2MF_BUF_NOTIFY_AWAKEN) {
