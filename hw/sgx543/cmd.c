@@ -7,6 +7,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/bitops.h"
 #include "gemu/log.h"
 #include "block/gxp.h"
 #include "priv.h"
@@ -21,14 +22,6 @@ typedef struct PacketDef {
     unsigned min, max;          /* payload dwords */
     PacketFn fn;
 } PacketDef;
-
-static float f32(uint32_t v)
-{
-    float f;
-
-    memcpy(&f, &v, 4);
-    return f;
-}
 
 /* ---- state reset ---- */
 
@@ -230,7 +223,10 @@ static void pkt_end_scene(Sgx543State *s, const uint32_t *p, unsigned n)
 
 static void pkt_clear(Sgx543State *s, const uint32_t *p, unsigned n)
 {
-    float color[4] = { f32(p[0]), f32(p[1]), f32(p[2]), f32(p[3]) };
+    float color[4] = {
+        bits_to_f32(p[0]), bits_to_f32(p[1]), bits_to_f32(p[2]),
+        bits_to_f32(p[3]),
+    };
     int x = 0, y = 0, w, h;
 
     if (!s->in_scene) {
@@ -252,7 +248,7 @@ static void pkt_clear(Sgx543State *s, const uint32_t *p, unsigned n)
         w = MAX(x1 - x, 0);
         h = MAX(y1 - y, 0);
     }
-    sgx_clear(s, color, f32(p[4]), p[5] & 0xff, p[6], x, y, w, h);
+    sgx_clear(s, color, bits_to_f32(p[4]), p[5] & 0xff, p[6], x, y, w, h);
 }
 
 /* ---- programs ---- */
@@ -578,9 +574,9 @@ static void pkt_set_viewport(Sgx543State *s, const uint32_t *p, unsigned n)
     }
     s->viewport = (SgxViewport) {
         .enable = p[0],
-        .xs = f32(p[1]), .xo = f32(p[2]),
-        .ys = f32(p[3]), .yo = f32(p[4]),
-        .zs = f32(p[5]), .zo = f32(p[6]),
+        .xs = bits_to_f32(p[1]), .xo = bits_to_f32(p[2]),
+        .ys = bits_to_f32(p[3]), .yo = bits_to_f32(p[4]),
+        .zs = bits_to_f32(p[5]), .zo = bits_to_f32(p[6]),
     };
 }
 

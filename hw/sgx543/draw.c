@@ -15,6 +15,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/bitops.h"
 #include "gemu/half.h"
 #include "gemu/log.h"
 #include "priv.h"
@@ -64,22 +65,6 @@ typedef struct DrawCtx {
     unsigned pa_words;
     bool helper[QUAD_BATCH * 4];
 } DrawCtx;
-
-static float f32(uint32_t v)
-{
-    float f;
-
-    memcpy(&f, &v, 4);
-    return f;
-}
-
-static uint32_t bits(float f)
-{
-    uint32_t v;
-
-    memcpy(&v, &f, 4);
-    return v;
-}
 
 /* ---- textures ---- */
 
@@ -280,23 +265,23 @@ static uint32_t attr_convert(unsigned fmt, const uint8_t *p)
 
     switch (fmt) {
     case SGX_ATTR_U8:
-        return bits(p[0]);
+        return f32_to_bits(p[0]);
     case SGX_ATTR_S8:
-        return bits((int8_t)p[0]);
+        return f32_to_bits((int8_t)p[0]);
     case SGX_ATTR_U16:
-        return bits(u16);
+        return f32_to_bits(u16);
     case SGX_ATTR_S16:
-        return bits((int16_t)u16);
+        return f32_to_bits((int16_t)u16);
     case SGX_ATTR_U8N:
-        return bits(p[0] / 255.0f);
+        return f32_to_bits(p[0] / 255.0f);
     case SGX_ATTR_S8N:
-        return bits(fmaxf((int8_t)p[0] / 127.0f, -1.0f));
+        return f32_to_bits(fmaxf((int8_t)p[0] / 127.0f, -1.0f));
     case SGX_ATTR_U16N:
-        return bits(u16 / 65535.0f);
+        return f32_to_bits(u16 / 65535.0f);
     case SGX_ATTR_S16N:
-        return bits(fmaxf((int16_t)u16 / 32767.0f, -1.0f));
+        return f32_to_bits(fmaxf((int16_t)u16 / 32767.0f, -1.0f));
     case SGX_ATTR_F16:
-        return bits(gemu_half_to_float(u16));
+        return f32_to_bits(gemu_half_to_float(u16));
     default:                /* F32 and UNTYPED: the dword as it is */
         return u32;
     }
@@ -349,11 +334,11 @@ static bool depth_stencil(DrawCtx *c, int x, int y, float z)
     memcpy(&v, p, 4);
     v = GUINT32_FROM_LE(v);
     if (s->depth_format == SGX_DEPTH_F32) {
-        if (!sgx_compare_f(r->depth_func, z, f32(v))) {
+        if (!sgx_compare_f(r->depth_func, z, bits_to_f32(v))) {
             return false;
         }
         if (r->depth_write) {
-            v = GUINT32_TO_LE(bits(z));
+            v = GUINT32_TO_LE(f32_to_bits(z));
             memcpy(p, &v, 4);
         }
         return true;
@@ -395,7 +380,7 @@ static void store_input(uint32_t *pa, uint32_t d, const float *v)
     for (unsigned k = 0; k < comps; k++) {
         switch (SGX_FIN_FORMAT(d)) {
         case SGX_REG_F32:
-            pa[dst + k] = bits(v[k]);
+            pa[dst + k] = f32_to_bits(v[k]);
             break;
         case SGX_REG_F16:
             if (!(k & 1)) {
@@ -427,7 +412,7 @@ static void load_output(DrawCtx *c, UsseRun *run, unsigned inst,
     for (unsigned k = 0; k < 4; k++) {
         switch (fp->out_fmt) {
         case SGX_REG_F32:
-            rgba[k] = f32(usse_run_reg(run, inst, bank, r + k));
+            rgba[k] = bits_to_f32(usse_run_reg(run, inst, bank, r + k));
             break;
         case SGX_REG_F16:
             rgba[k] = gemu_half_to_float(usse_run_reg(run, inst, bank,
@@ -1082,7 +1067,8 @@ void sgx_draw(Sgx543State *s, unsigned prim, unsigned index_format,
             for (uint32_t i = 0; i < n; i++) {
                 float *v = vout + (size_t)(first + i) * vstride;
                 for (unsigned k = 0; k < vstride; k++) {
-                    v[k] = f32(usse_run_reg(run, i, USSE_BANK_OUTPUT, k));
+                    v[k] = bits_to_f32(
+                        usse_run_reg(run, i, USSE_BANK_OUTPUT, k));
                 }
             }
             usse_run_free(run);
@@ -1145,7 +1131,7 @@ void sgx_clear(Sgx543State *s, const float color[4], float depth,
                 v = GUINT32_FROM_LE(v);
                 if (s->depth_format == SGX_DEPTH_F32) {
                     if (flags & SGX_CLEAR_DEPTH) {
-                        v = bits(depth);
+                        v = f32_to_bits(depth);
                     }
                 } else {
                     if (flags & SGX_CLEAR_DEPTH) {

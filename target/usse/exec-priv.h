@@ -7,6 +7,7 @@
 #define TARGET_USSE_EXEC_PRIV_H
 
 #include <math.h>
+#include "gemu/bitops.h"
 #include "target/usse/exec.h"
 
 /* One instance: all per-instance state, so that a quad can be snapshot. */
@@ -107,16 +108,12 @@ static inline float usse_mod(float v, unsigned mods)
 
 static inline float usse_f(uint32_t w)
 {
-    float f;
-    memcpy(&f, &w, 4);
-    return f;
+    return bits_to_f32(w);
 }
 
 static inline uint32_t usse_u(float f)
 {
-    uint32_t w;
-    memcpy(&w, &f, 4);
-    return w;
+    return f32_to_bits(f);
 }
 
 /* Channel mask the predicate allows (0 = skip; per-channel: p0..p3). */
