@@ -51,10 +51,11 @@ static inline void rig_init(int loglevel)
 
 static inline void rig_teardown(void)
 {
+    /* the card first: its engine thread may still be logging */
+    nv50_free(rig.s);
     gemu_log_set_file(NULL);
     gemu_loglevel = 0;
     fclose(rig.log);
-    nv50_free(rig.s);
     guest_ram_free(rig.ram);
     g_free(rig.sysmem);
     gemu_clock_destroy(&rig.clk);
