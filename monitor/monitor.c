@@ -15,7 +15,7 @@
  */
 #include "gemu/osdep.h"
 #include "gemu/log.h"
-#include "monitor/monitor.h"
+#include "monitor-int.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -28,8 +28,6 @@
 #define MONITOR_IN_SIZE     (MONITOR_LINE_MAX + 2)
 /* No command runs while this much output waits. */
 #define MONITOR_OUT_HIGH    (16 * 1024)
-/* "info display" lists at most this many consoles. */
-#define MONITOR_MAX_CONSOLES 256
 
 typedef enum MonitorKind {
     MONITOR_KIND_NONE,
@@ -150,316 +148,6 @@ static void monitor_flush(Monitor *mon)
 }
 
 /* ---------------------------------------------------------------- */
-/* Commands */
-
-typedef struct MonitorCmd {
-    const char *name;           /* "quit|q": name and aliases */
-    const char *params;         /* for help: "FILE.png [CONSOLE]" */
-    const char *help;
-    int min_args, max_args;     /* not counting the command name */
-    void (*run)(Monitor *mon, int argc, char **argv);
-} MonitorCmd;
-
-static bool monitor_cmd_is(const MonitorCmd *cmd, const char *name)
-{
-    const char *p = cmd->name;
-    size_t len = strlen(name);
-
-    for (;;) {
-        const char *bar = strchr(p, '|');
-        size_t n = bar ? (size_t)(bar - p) : strlen(p);
-
-        if (n == len && !memcmp(p, name, n)) {
-            return true;
-        }
-        if (!bar) {
-            return false;
-        }
-        p = bar + 1;
-    }
-}
-
-static const MonitorCmd *monitor_cmd_find(const MonitorCmd *table,
-                                          const char *name)
-{
-    for (const MonitorCmd *cmd = table; cmd->name; cmd++) {
-        if (monitor_cmd_is(cmd, name)) {
-            return cmd;
-        }
-    }
-    return NULL;
-}
-
-static void monitor_cmd_help(Monitor *mon, const char *prefix,
-                             const MonitorCmd *cmd)
-{
-    monitor_printf(mon, "%s%s%s%s -- %s\n", prefix, cmd->name,
-                   cmd->params[0] ? " " : "", cmd->params, cmd->help);
-}
-
-static void monitor_table_help(Monitor *mon, const char *prefix,
-                               const MonitorCmd *table)
-{
-    for (const MonitorCmd *cmd = table; cmd->name; cmd++) {
-        monitor_cmd_help(mon, prefix, cmd);
-    }
-}
-
-/*
- * Run argv[0] from @table; @prefix is what came before it on the line
- * ("" or "info "), for messages.
- */
-static void monitor_run(Monitor *mon, const MonitorCmd *table,
-                        const char *prefix, int argc, char **argv)
-{
-    const MonitorCmd *cmd = monitor_cmd_find(table, argv[0]);
-    int nargs = argc - 1;
-
-    if (!cmd) {
-        monitor_printf(mon, "unknown command: '%s%s'\n", prefix, argv[0]);
-        return;
-    }
-    if (nargs < cmd->min_args || nargs > cmd->max_args) {
-        monitor_printf(mon, "%s%s: %s (usage: %s%s%s%s)\n", prefix, argv[0],
-                       nargs < cmd->min_args ? "missing argument"
-                                             : "too many arguments",
-                       prefix, argv[0], cmd->params[0] ? " " : "",
-                       cmd->params);
-        return;
-    }
-    cmd->run(mon, argc, argv);
-}
-
-static DisplayConsole *monitor_console(Monitor *mon, int index)
-{
-    if (!mon->ops || !mon->ops->console || index >= MONITOR_MAX_CONSOLES) {
-        return NULL;
-    }
-    return mon->ops->console(mon->opaque, index);
-}
-
-/* Console @sel: a decimal index or a console name; NULL if none. */
-static DisplayConsole *monitor_console_by_sel(Monitor *mon, const char *sel,
-                                              int *index)
-{
-    char *end;
-    unsigned long v;
-    DisplayConsole *con;
-
-    errno = 0;
-    v = strtoul(sel, &end, 10);
-    if (g_ascii_isdigit(sel[0]) && !*end && !errno) {
-        if (v >= MONITOR_MAX_CONSOLES) {
-            return NULL;
-        }
-        *index = v;
-        return monitor_console(mon, v);
-    }
-    for (int i = 0; (con = monitor_console(mon, i)); i++) {
-        if (!strcmp(display_console_name(con), sel)) {
-            *index = i;
-            return con;
-        }
-    }
-    return NULL;
-}
-
-static void monitor_cmd_run_screendump(Monitor *mon, int argc, char **argv)
-{
-    const char *path = argv[1];
-    g_autofree char *err = NULL;
-    const DisplaySurface *s;
-    DisplayConsole *con;
-    int index = 0;
-
-    if (!monitor_console(mon, 0)) {
-        monitor_printf(mon, "screendump: the machine has no display\n");
-        return;
-    }
-    con = monitor_console_by_sel(mon, argc > 2 ? argv[2] : "0", &index);
-    if (!con) {
-        monitor_printf(mon, "screendump: no console '%s' "
-                       "(see 'info display')\n", argv[2]);
-        return;
-    }
-    if (mon->ops->refresh) {
-        mon->ops->refresh(mon->opaque, index);
-    }
-    s = display_console_surface(con);
-    if (!s) {
-        monitor_printf(mon, "screendump: console %d '%s' has no frame to "
-                       "dump: no frame has been shown yet (no signal)\n",
-                       index, display_console_name(con));
-        return;
-    }
-    if (!display_png_write(s, path, &err)) {
-        monitor_printf(mon, "screendump: %s\n", err);
-    }
-}
-
-static void monitor_cmd_run_quit(Monitor *mon, int argc, char **argv)
-{
-    if (!mon->ops || !mon->ops->quit) {
-        monitor_printf(mon, "quit: this machine cannot be ended from the "
-                       "monitor\n");
-        return;
-    }
-    mon->quit = true;
-    mon->ops->quit(mon->opaque);
-}
-
-static void monitor_cmd_run_info_display(Monitor *mon, int argc, char **argv)
-{
-    DisplayConsole *con;
-    int i;
-
-    for (i = 0; (con = monitor_console(mon, i)); i++) {
-        const DisplaySurface *s = display_console_surface(con);
-        const char *info = display_console_info(con);
-        uint64_t frames = display_console_frames(con);
-
-        monitor_printf(mon, "console %d '%s': ", i, display_console_name(con));
-        if (s) {
-            monitor_printf(mon, "%ux%u %s, pitch %u, address 0x%" PRIx64,
-                           s->width, s->height,
-                           display_format_name(s->format), s->pitch,
-                           s->addr);
-        } else {
-            monitor_puts(mon, "no signal");
-        }
-        monitor_printf(mon, ", %" PRIu64 " frame%s\n", frames,
-                       frames == 1 ? "" : "s");
-        if (info && info[0]) {
-            monitor_printf(mon, "  %s\n", info);
-        }
-    }
-    if (i == 0) {
-        monitor_puts(mon, "no display consoles\n");
-    }
-}
-
-static void monitor_cmd_run_info_version(Monitor *mon, int argc, char **argv)
-{
-    monitor_printf(mon, "%s\n", GEMU_VERSION);
-}
-
-/* they list the tables below */
-static void monitor_cmd_run_help(Monitor *mon, int argc, char **argv);
-static void monitor_cmd_run_info(Monitor *mon, int argc, char **argv);
-
-static const MonitorCmd monitor_cmds[] = {
-    { "help|?", "[COMMAND]", "show the commands, or one command's help",
-      0, 1, monitor_cmd_run_help },
-    { "info", "[SUBCOMMAND]", "show information about the machine "
-      "('info' lists what)", 0, INT_MAX, monitor_cmd_run_info },
-    { "quit|q", "", "end gemu (the machine stops at once)",
-      0, 0, monitor_cmd_run_quit },
-    { "screendump", "FILE.png [CONSOLE]", "write what display console "
-      "CONSOLE (index or name, default 0) shows now to FILE.png",
-      1, 2, monitor_cmd_run_screendump },
-    { NULL },
-};
-
-static const MonitorCmd monitor_info_cmds[] = {
-    { "display", "", "show the display consoles: mode, frames shown, "
-      "what the device scans out", 0, 0, monitor_cmd_run_info_display },
-    { "version", "", "show gemu's version", 0, 0,
-      monitor_cmd_run_info_version },
-    { NULL },
-};
-
-static void monitor_cmd_run_help(Monitor *mon, int argc, char **argv)
-{
-    const MonitorCmd *cmd;
-
-    if (argc < 2) {
-        monitor_table_help(mon, "", monitor_cmds);
-        return;
-    }
-    cmd = monitor_cmd_find(monitor_cmds, argv[1]);
-    if (!cmd) {
-        monitor_printf(mon, "unknown command: '%s'\n", argv[1]);
-        return;
-    }
-    if (monitor_cmd_is(cmd, "info")) {
-        monitor_table_help(mon, "info ", monitor_info_cmds);
-    } else {
-        monitor_cmd_help(mon, "", cmd);
-    }
-}
-
-static void monitor_cmd_run_info(Monitor *mon, int argc, char **argv)
-{
-    if (argc < 2) {
-        monitor_table_help(mon, "info ", monitor_info_cmds);
-        return;
-    }
-    monitor_run(mon, monitor_info_cmds, "info ", argc - 1, argv + 1);
-}
-
-/*
- * Split @line into words: blanks separate, a word starting with '"'
- * runs to the next unescaped '"' (\" \\ inside), as QEMU's HMP does for
- * file names with spaces.  False with *err (g_free) if malformed.
- */
-static bool monitor_split(const char *line, GPtrArray *words, char **err)
-{
-    const char *p = line;
-
-    for (;;) {
-        GString *w;
-
-        while (*p == ' ' || *p == '\t') {
-            p++;
-        }
-        if (!*p) {
-            return true;
-        }
-        w = g_string_new(NULL);
-        if (*p == '"') {
-            p++;
-            while (*p != '"') {
-                if (!*p) {
-                    g_string_free(w, TRUE);
-                    *err = g_strdup("unterminated string");
-                    return false;
-                }
-                if (*p == '\\' && (p[1] == '"' || p[1] == '\\')) {
-                    p++;
-                }
-                g_string_append_c(w, *p++);
-            }
-            p++;
-            if (*p && *p != ' ' && *p != '\t') {
-                g_string_free(w, TRUE);
-                *err = g_strdup("expected a blank after a quoted string");
-                return false;
-            }
-        } else {
-            while (*p && *p != ' ' && *p != '\t') {
-                g_string_append_c(w, *p++);
-            }
-        }
-        g_ptr_array_add(words, g_string_free(w, FALSE));
-    }
-}
-
-/* Run one command line (no line end, NUL-free). */
-static void monitor_handle_line(Monitor *mon, const char *line)
-{
-    g_autoptr(GPtrArray) words = g_ptr_array_new_with_free_func(g_free);
-    g_autofree char *err = NULL;
-
-    if (!monitor_split(line, words, &err)) {
-        monitor_printf(mon, "parse error: %s\n", err);
-    } else if (words->len) {
-        g_ptr_array_add(words, NULL);
-        monitor_run(mon, monitor_cmds, "", words->len - 1,
-                    (char **)words->pdata);
-    }
-}
-
-/* ---------------------------------------------------------------- */
 /* Input */
 
 static bool monitor_line_pending(const Monitor *mon)
@@ -496,7 +184,12 @@ static void monitor_run_lines(Monitor *mon)
         } else {
             g_autofree char *line = g_strndup(mon->in, len);
 
-            monitor_handle_line(mon, line);
+            g_autoptr(GString) out = g_string_new(NULL);
+
+            if (monitor_command_line(mon->ops, mon->opaque, line, out)) {
+                mon->quit = true;
+            }
+            monitor_puts(mon, out->str);
         }
         memmove(mon->in, mon->in + used, mon->in_len - used);
         mon->in_len -= used;

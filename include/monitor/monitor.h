@@ -20,6 +20,23 @@
 
 typedef struct Monitor Monitor;
 
+/*
+ * A command: the built-in ones and a machine's own (MonitorOps.commands,
+ * MonitorOps.info) alike.  @run gets the words of the line (argv[0] the
+ * command's name; for "info" tables the sub-command's), at least
+ * @min_args and at most @max_args after it, and appends its answer
+ * (lines ending in '\n', errors included) to @out.  A machine's command
+ * runs in monitor_dispatch(), on the machine's loop, with the machine's
+ * opaque.
+ */
+typedef struct MonitorCommand {
+    const char *name;           /* "quit|q": name and aliases */
+    const char *params;         /* for help: "FILE.png [CONSOLE]" */
+    const char *help;
+    int min_args, max_args;     /* not counting the command name */
+    void (*run)(void *opaque, GString *out, int argc, char **argv);
+} MonitorCommand;
+
 typedef struct MonitorOps {
     /*
      * Display console @index (0, 1, ...), or NULL past the last one.
@@ -40,6 +57,13 @@ typedef struct MonitorOps {
      * and then call monitor_free().  NULL hook: "quit" answers an error.
      */
     void (*quit)(void *opaque);
+    /*
+     * The machine's own commands and "info" sub-commands ({ NULL }-ended
+     * tables, or NULL): listed by "help" after the built-in ones, which
+     * win on a name both have.
+     */
+    const MonitorCommand *commands;
+    const MonitorCommand *info;
 } MonitorOps;
 
 /* monitor_pollfds() never fills more entries than this. */
