@@ -28,7 +28,7 @@
 #     make bench's g84-boot-to-fbcon measures it).
 #
 # The program reaches the guest in a second cpio archive appended to the
-# initramfs gemu builds, run by "gemu.run=" (as cursor.sh does).
+# initramfs gemu builds (lib/guest-prog.sh), run by "gemu.run=".
 #
 # Needs qemu-system-x86, linux-image-amd64, busybox-static, a C compiler
 # with static libc (build-essential), libdrm-dev (the uapi headers).
@@ -45,6 +45,7 @@ init_limit=${GEMU_ACCEL_INIT_LIMIT:-0}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$src/tests/guest/lib/nouveau-checks.sh"
+. "$src/tests/guest/lib/guest-prog.sh"
 
 # the checks drm-accel.c makes, each must print "drm-accel: NAME ok"
 accel_checks='channel grobj-5039 grobj-502d grobj-50c0 m2mf m2mf-pitch
@@ -79,26 +80,24 @@ compute_header() {
 }
 
 accel_boot() {
-    cc=${CC:-cc}
     compute_header || return
     # shellcheck disable=SC2046
-    if ! "$cc" -static -O2 $(pkg-config --cflags libdrm 2>/dev/null) \
-            -I"$tmp" -o "$tmp/drm-accel" "$src/tests/guest/drm-accel.c" \
-            2>"$tmp/cc.log"; then
-        ko "cannot build drm-accel.c statically: $(head -n 3 "$tmp/cc.log")"
+    if ! err=$(guest_prog_build "$tmp/drm-accel" \
+               "$src/tests/guest/drm-accel.c" -static \
+               $(pkg-config --cflags libdrm 2>/dev/null) -I"$tmp"); then
+        ko "cannot build drm-accel.c statically: $err"
         return
     fi
-    cache=${XDG_CACHE_HOME:-$HOME/.cache}/gemu
-    base=$(ls -t "$cache"/g84-guest-*.cpio 2>/dev/null | head -n 1)
-    if test -z "$base"; then
-        ko "gemu made no guest initramfs in $cache"
+    if ! base=$(guest_base_initrd "$build"); then
+        ko "gemu made no guest initramfs in" \
+           "${XDG_CACHE_HOME:-$HOME/.cache}/gemu"
         return
     fi
-    mkdir -p "$tmp/extra/bin"
-    cp "$tmp/drm-accel" "$tmp/extra/bin/"
-    (cd "$tmp/extra" && echo bin/drm-accel | busybox cpio -o -H newc) \
-        >"$tmp/extra.cpio" 2>/dev/null
-    cat "$base" "$tmp/extra.cpio" >"$tmp/initrd.cpio"
+    if ! guest_prog_initrd "$base" "$tmp/initrd.cpio" bin "$tmp/drm-accel"
+    then
+        ko "cannot append drm-accel to $base"
+        return
+    fi
 
     log="$tmp/accel.log"
     shot="$tmp/accel.png"

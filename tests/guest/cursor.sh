@@ -11,7 +11,7 @@
 # console below it (straight alpha: 0x80 red), a clear quarter.
 #
 # The program reaches the guest in a second cpio archive appended to the
-# initramfs gemu builds (the kernel unpacks both), passed as QEMU's last
+# initramfs gemu builds (lib/guest-prog.sh), passed as QEMU's last
 # -initrd; "gemu.run=" (system/g84-guest.c) runs it, and the guest
 # powers off 3 s (many vblanks) after it has set the cursor.
 #
@@ -27,6 +27,7 @@ limit=${GEMU_GUEST_TIMEOUT:-240}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$src/tests/guest/lib/nouveau-checks.sh"
+. "$src/tests/guest/lib/guest-prog.sh"
 
 # pixel X Y FILE: "#RRGGBB"
 pixel() {
@@ -35,27 +36,23 @@ pixel() {
 }
 
 cursor_boot() {
-    cc=${CC:-cc}
     # shellcheck disable=SC2046
-    if ! "$cc" -static -O2 $(pkg-config --cflags libdrm 2>/dev/null) \
-            -o "$tmp/drm-cursor" "$src/tests/guest/drm-cursor.c" \
-            2>"$tmp/cc.log"; then
-        ko "cannot build drm-cursor.c statically: $(head -n 3 "$tmp/cc.log")"
+    if ! err=$(guest_prog_build "$tmp/drm-cursor" \
+               "$src/tests/guest/drm-cursor.c" -static \
+               $(pkg-config --cflags libdrm 2>/dev/null)); then
+        ko "cannot build drm-cursor.c statically: $err"
         return
     fi
-    # gemu builds (or finds) its guest initramfs before it starts QEMU
-    "$build/gemu" -display none -M g84 -guest -qemu true >/dev/null 2>&1
-    cache=${XDG_CACHE_HOME:-$HOME/.cache}/gemu
-    base=$(ls -t "$cache"/g84-guest-*.cpio 2>/dev/null | head -n 1)
-    if test -z "$base"; then
-        ko "gemu made no guest initramfs in $cache"
+    if ! base=$(guest_base_initrd "$build"); then
+        ko "gemu made no guest initramfs in" \
+           "${XDG_CACHE_HOME:-$HOME/.cache}/gemu"
         return
     fi
-    mkdir -p "$tmp/extra/bin"
-    cp "$tmp/drm-cursor" "$tmp/extra/bin/"
-    (cd "$tmp/extra" && echo bin/drm-cursor | busybox cpio -o -H newc) \
-        >"$tmp/extra.cpio" 2>/dev/null
-    cat "$base" "$tmp/extra.cpio" >"$tmp/initrd.cpio"
+    if ! guest_prog_initrd "$base" "$tmp/initrd.cpio" bin "$tmp/drm-cursor"
+    then
+        ko "cannot append drm-cursor to $base"
+        return
+    fi
 
     log="$tmp/cursor.log"
     shot="$tmp/cursor.png"

@@ -60,6 +60,7 @@ limit=${GEMU_GUEST_TIMEOUT:-600}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$src/tests/guest/lib/nouveau-checks.sh"
+. "$src/tests/guest/lib/guest-prog.sh"
 
 # The command the guest runs: steps, each after a marker line.
 # shellcheck disable=SC2016
@@ -120,20 +121,19 @@ mesa_initrd() {
        "$((size / 1048576)) MiB, ready in $((t1 - t0)) s"
     gz=$(gzip -1 -c "$initrd" | wc -c)
     echo "mesa: (as cpio.gz -1 it would be $((gz / 1048576)) MiB)"
-    cc=${CC:-cc}
     # shellcheck disable=SC2046
-    if ! "$cc" -O2 -o "$tmp/gl-info" "$src/tests/guest/gl-info.c" \
-            $(pkg-config --cflags --libs egl glesv2 gbm 2>/dev/null ||
-              echo -lEGL -lGLESv2 -lgbm) 2>"$tmp/cc.log"; then
+    if ! err=$(guest_prog_build "$tmp/gl-info" "$src/tests/guest/gl-info.c" \
+               $(pkg-config --cflags --libs egl glesv2 gbm 2>/dev/null ||
+                 echo -lEGL -lGLESv2 -lgbm)); then
         ko "mesa: cannot build gl-info.c (libegl-dev, libgles-dev," \
-           "libgbm-dev): $(head -n 3 "$tmp/cc.log")"
+           "libgbm-dev): $err"
         return 1
     fi
-    mkdir -p "$tmp/extra/usr/bin"
-    cp "$tmp/gl-info" "$tmp/extra/usr/bin/"
-    (cd "$tmp/extra" && printf 'usr\nusr/bin\nusr/bin/gl-info\n' |
-        busybox cpio -o -H newc) >"$tmp/extra.cpio" 2>/dev/null
-    cat "$initrd" "$tmp/extra.cpio" >"$tmp/initrd.cpio"
+    if ! guest_prog_initrd "$initrd" "$tmp/initrd.cpio" usr/bin \
+            "$tmp/gl-info"; then
+        ko "mesa: cannot append gl-info to $initrd"
+        return 1
+    fi
 }
 
 # The unimplemented lines (gemu's "nv50..." lines) after each step marker
