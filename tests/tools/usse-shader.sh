@@ -246,7 +246,76 @@ else
     bad "stdin state file"
 fi
 
+# --- a listing as gemu-dis prints a .gxp (both programs), an included
+#     case with vertex lines and expectations: the secondary writes 0.5
+#     to sa0 (its r0 is SA), the primary copies sa0 and pa1 to o4, o5
+cat > "$tmp/two.lst" <<EOF
+; primary program: 2 instructions at file offset 0x0
+00000: 0000000000000000  or o4, sa0, #0
+00001: 0000000000000000  or o5, pa1, #0
+; secondary program: 1 instructions at file offset 0x0
+00000: 0000000000000000  limm r0, 0x3f000000
+EOF
+cat > "$tmp/two.case" <<EOF
+vertex 0 pa[1] = 0.25f
+vertex 1 pa[1] = 2.0f
+vertex 0 expect o4=128 o5=64
+vertex 1 expect o4=126 o5=255
+EOF
+cat > "$tmp/listing.state" <<EOF
+chip sgx543
+threads 2
+listing two.lst
+tolerance 2
+include two.case
+EOF
+cat > "$tmp/listing.want" <<EOF
+thread 0 o[4] = 0x3f000000 byte 128 expect 128: ok
+thread 0 o[5] = 0x3e800000 byte 64 expect 64: ok
+thread 1 o[4] = 0x3f000000 byte 128 expect 126: ok
+thread 1 o[5] = 0x40000000 byte 255 expect 255: ok
+expect: 4 met, 0 missed (tolerance 2)
+EOF
+run listing 0
+# one byte off by more than the tolerance: MISSED, exit 1
+sed 's/tolerance 2/tolerance 1/' "$tmp/listing.state" > "$tmp/missed.state"
+sed 's/tolerance 2)/tolerance 1)/; s/expect 126: ok/expect 126: MISSED/
+     s/4 met, 0 missed/3 met, 1 missed/' "$tmp/listing.want" \
+    > "$tmp/missed.want"
+run missed 1
+# code + secondary: the same kind of programs from two .s files
+printf 'or o4, sa0, #0\n' > "$tmp/prim.s"
+printf 'limm r0, 0x3f800000\n' > "$tmp/sec.s"
+printf 'chip sgx543\ncode prim.s\nsecondary sec.s\ndump o[4]\n' \
+    > "$tmp/secondary.state"
+echo 'thread 0 o[4] = 0x3f800000' > "$tmp/secondary.want"
+run secondary 0
+
 # --- bad state files
+printf 'chip sgx543\ngxp %s\nsecondary sec.s\n' "$corpus/color_v.gxp" \
+    > "$tmp/gxpsec.state"
+expect_bad gxpsec "'secondary' goes with 'code'"
+printf 'chip sgx543\nlisting prim.s\n' > "$tmp/nolisting.state"
+expect_bad nolisting "no line starting '; primary program'"
+printf 'chip sgx543\ncode prim.s\nthread 0 expect o4=256\n' \
+    > "$tmp/bigbyte.state"
+expect_bad bigbyte "the byte"
+printf 'chip sgx543\ncode prim.s\nthread 0 expect r4=1\n' \
+    > "$tmp/notout.state"
+expect_bad notout "oN=BYTE"
+printf 'chip sgx543\nstage fragment\ncode prim.s\nvertex 0 pa[0] = 1\n' \
+    > "$tmp/fragvertex.state"
+expect_bad fragvertex "for vertex programs"
+printf 'include loop.inc\n' > "$tmp/loop.inc"
+printf 'chip sgx543\ncode prim.s\ninclude loop.inc\n' > "$tmp/incloop.state"
+"$bin" "$tmp/incloop.state" > /dev/null 2> "$tmp/incloop.err"
+st=$?
+if [ $st = 2 ] && grep -q 'loop.inc:1: includes nest over 8 deep' \
+       "$tmp/incloop.err"; then
+    ok
+else
+    bad "incloop: status $st, $(cat "$tmp/incloop.err")"
+fi
 printf 'chip sgx543\nstage fragment\ncode raw.bin\nthreads 6\n' \
     > "$tmp/threads6.state"
 expect_bad threads6 "multiple of 4"

@@ -8,6 +8,8 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include <math.h>
+#include "gemu/bitops.h"
 #include "block/gxp.h"
 #include "target/usse.h"
 #include "target/usse/exec.h"
@@ -20,7 +22,6 @@
 typedef struct UState {
     const char *path;
     UsseStage stage;
-    char *code_path;
     uint64_t *primary, *secondary;
     size_t nprimary, nsecondary;
     unsigned threads;
@@ -29,8 +30,21 @@ typedef struct UState {
     GArray *dumps;          /* UDump */
     bool *helper;           /* per thread, or NULL */
     GArray *helpers;        /* thread numbers (second pass) */
-    int chip_line, stage_line, code_line, threads_line;
+    GArray *expects;        /* UExpect */
+    unsigned tolerance;
+    int depth;              /* include nesting */
+    int chip_line, stage_line, code_line, threads_line, sec_line;
+    int tol_line;
+    int code_kind;          /* UCodeKind of the code line */
 } UState;
+
+/* "vertex V expect oN=B": output N of thread V read as a colour byte. */
+typedef struct UExpect {
+    uint32_t thread, reg;
+    uint8_t byte;
+} UExpect;
+
+#define USSE_MAX_INCLUDE    8
 
 typedef struct UPaWord {
     uint32_t thread;        /* UINT32_MAX: all */
@@ -52,54 +66,128 @@ static bool once(ShaderLexer *lx, int *line, const char *what)
     return true;
 }
 
-static bool load_words(ShaderLexer *lx, UState *s, const char *bytes,
-                       size_t len)
-{
-    if (len == 0 || len % 8 || len / 8 > USSE_MAX_CODE) {
-        return shader_lex_error(lx, "code file %s is %zu bytes: not a "
-                                "non-empty whole number of 64-bit words "
-                                "(at most 2^20)", s->code_path, len);
-    }
-    s->nprimary = len / 8;
-    s->primary = g_new(uint64_t, s->nprimary);
-    for (size_t i = 0; i < s->nprimary; i++) {
-        uint64_t w = 0;
-        for (int b = 7; b >= 0; b--) {
-            w = w << 8 | (uint8_t)bytes[8 * i + b];
-        }
-        s->primary[i] = w;
-    }
-    return true;
-}
+/* Which program a code file fills. */
+typedef enum UCodeKind {
+    UCODE_GXP,          /* a .gxp: both programs */
+    UCODE_PRIMARY,      /* 'code': words or assembly */
+    UCODE_SECONDARY,    /* 'secondary': the same, for the secondary */
+    UCODE_LISTING,      /* a gemu-dis listing of a .gxp: both programs */
+} UCodeKind;
 
-static bool load_code(ShaderLexer *lx, UState *s, bool gxp)
+/* The path a state-file argument names: relative to the file it is in. */
+static char *arg_path(ShaderLexer *lx, const UState *s)
 {
-    g_autoptr(GError) gerr = NULL;
-    g_autofree char *bytes = NULL;
     g_autofree char *arg = NULL;
-    gsize len;
 
     shader_lex_skip_ws(lx);
     arg = g_strstrip(g_strdup(lx->p));
     lx->p += strlen(lx->p);
     if (!*arg) {
-        return shader_lex_error(lx, "missing file name");
+        shader_lex_error(lx, "missing file name");
+        return NULL;
     }
     if (g_path_is_absolute(arg) || !strcmp(s->path, "-")) {
-        s->code_path = g_strdup(arg);
+        return g_steal_pointer(&arg);
     } else {
-        g_autofree char *dir = g_path_get_dirname(s->path);
-        s->code_path = g_build_filename(dir, arg, NULL);
+        g_autofree char *dir = g_path_get_dirname(lx->file);
+        return g_build_filename(dir, arg, NULL);
     }
-    if (!g_file_get_contents(s->code_path, &bytes, &len, &gerr)) {
+}
+
+static bool load_words(ShaderLexer *lx, const char *path, const char *bytes,
+                       size_t len, uint64_t **code, size_t *n)
+{
+    if (len == 0 || len % 8 || len / 8 > USSE_MAX_CODE) {
+        return shader_lex_error(lx, "code file %s is %zu bytes: not a "
+                                "non-empty whole number of 64-bit words "
+                                "(at most 2^20)", path, len);
+    }
+    *n = len / 8;
+    *code = g_new(uint64_t, *n);
+    for (size_t i = 0; i < *n; i++) {
+        uint64_t w = 0;
+        for (int b = 7; b >= 0; b--) {
+            w = w << 8 | (uint8_t)bytes[8 * i + b];
+        }
+        (*code)[i] = w;
+    }
+    return true;
+}
+
+static bool assemble(ShaderLexer *lx, const char *path, const char *text,
+                     const char *what, uint64_t **code, size_t *n)
+{
+    g_autoptr(GArray) words = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+    g_autofree char *err = NULL;
+
+    if (!usse_assemble(text, words, &err)) {
+        return shader_lex_error(lx, "%s%s: %s", path, what, err);
+    }
+    if (!words->len || words->len > USSE_MAX_CODE) {
+        return shader_lex_error(lx, "%s%s holds %s instructions", path,
+                                what, words->len ? "over 2^20" : "no");
+    }
+    *n = words->len;
+    *code = (uint64_t *)g_array_free(g_steal_pointer(&words), FALSE);
+    return true;
+}
+
+/*
+ * A listing as gemu-dis prints a .gxp: "; primary program: ..." and
+ * "; secondary program: ..." lines head the two programs' lines.
+ */
+static bool load_listing(ShaderLexer *lx, UState *s, const char *path,
+                         char *text)
+{
+    static const char *const heads[2] = {
+        "; primary program", "; secondary program"
+    };
+    char *at[2];
+
+    for (int k = 0; k < 2; k++) {
+        at[k] = strstr(text, heads[k]);
+        if (!at[k] || (at[k] != text && at[k][-1] != '\n')) {
+            return shader_lex_error(lx, "%s: no line starting '%s' (a "
+                                    "listing is what gemu-dis -m usse "
+                                    "prints for a .gxp)", path, heads[k]);
+        }
+    }
+    /* each program runs from its head to the other's (or the end) */
+    for (int k = 0; k < 2; k++) {
+        char *other = at[!k];
+        g_autofree char *part = g_strndup(at[k], other > at[k]
+                                          ? (size_t)(other - at[k])
+                                          : strlen(at[k]));
+        g_autofree char *what = g_strdup_printf(" (%s)", heads[k] + 2);
+
+        if (!assemble(lx, path, part, what,
+                      k ? &s->secondary : &s->primary,
+                      k ? &s->nsecondary : &s->nprimary)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool load_code(ShaderLexer *lx, UState *s, UCodeKind kind)
+{
+    g_autoptr(GError) gerr = NULL;
+    g_autofree char *bytes = NULL;
+    g_autofree char *path = arg_path(lx, s);
+    gsize len;
+
+    if (!path) {
+        return false;
+    }
+    if (!g_file_get_contents(path, &bytes, &len, &gerr)) {
         return shader_lex_error(lx, "cannot read code: %s", gerr->message);
     }
-    if (gxp) {
+    if (kind == UCODE_GXP) {
         GxpProgram p;
         g_autofree char *err = NULL;
 
         if (!gxp_parse(bytes, len, &p, &err)) {
-            return shader_lex_error(lx, "%s: %s", s->code_path, err);
+            return shader_lex_error(lx, "%s: %s", path, err);
         }
         s->nprimary = p.primary_count;
         s->primary = g_memdup2(p.primary, p.primary_count * 8);
@@ -107,33 +195,27 @@ static bool load_code(ShaderLexer *lx, UState *s, bool gxp)
         s->secondary = g_memdup2(p.secondary, p.secondary_count * 8);
         gxp_program_clear(&p);
         if (!s->nprimary) {
-            return shader_lex_error(lx, "%s has no primary program",
-                                    s->code_path);
+            return shader_lex_error(lx, "%s has no primary program", path);
         }
         return true;
     }
-    if (g_str_has_suffix(s->code_path, ".s")) {
-        g_autoptr(GArray) words = g_array_new(FALSE, FALSE,
-                                              sizeof(uint64_t));
-        g_autofree char *err = NULL;
-
+    if (kind == UCODE_LISTING || g_str_has_suffix(path, ".s") ||
+        g_str_has_suffix(path, ".lst")) {
         if (strlen(bytes) != len) {
-            return shader_lex_error(lx, "%s is not a text file",
-                                    s->code_path);
+            return shader_lex_error(lx, "%s is not a text file", path);
         }
-        if (!usse_assemble(bytes, words, &err)) {
-            return shader_lex_error(lx, "%s: %s", s->code_path, err);
-        }
-        if (!words->len) {
-            return shader_lex_error(lx, "%s holds no instruction",
-                                    s->code_path);
-        }
-        s->nprimary = words->len;
-        s->primary = (uint64_t *)g_array_free(g_steal_pointer(&words),
-                                               FALSE);
-        return true;
     }
-    return load_words(lx, s, bytes, len);
+    if (kind == UCODE_LISTING) {
+        return load_listing(lx, s, path, bytes);
+    }
+    if (g_str_has_suffix(path, ".s") || g_str_has_suffix(path, ".lst")) {
+        return kind == UCODE_SECONDARY
+            ? assemble(lx, path, bytes, "", &s->secondary, &s->nsecondary)
+            : assemble(lx, path, bytes, "", &s->primary, &s->nprimary);
+    }
+    return kind == UCODE_SECONDARY
+        ? load_words(lx, path, bytes, len, &s->secondary, &s->nsecondary)
+        : load_words(lx, path, bytes, len, &s->primary, &s->nprimary);
 }
 
 /* "NAME[N]" with NAME one of pa, sa, o, r; the bank or NONE. */
@@ -162,6 +244,69 @@ static bool lex_reg_index(ShaderLexer *lx, const char *bank, uint32_t *n)
     }
     *n = v;
     return true;
+}
+
+/* "expect oN=B ...": thread @t's output N, as a colour byte, is B. */
+static bool parse_expect(ShaderLexer *lx, UState *s, uint32_t t)
+{
+    if (t == UINT32_MAX) {
+        return shader_lex_error(lx, "expect is per thread, not 'all'");
+    }
+    do {
+        g_autofree char *w = shader_lex_word(lx);
+        UExpect e = { .thread = t };
+        char *end;
+        uint64_t b;
+        unsigned long r;
+
+        if (w[0] != 'o' || !g_ascii_isdigit(w[1])) {
+            return shader_lex_error(lx, "expect takes oN=BYTE items "
+                                    "(found '%s')", w);
+        }
+        r = strtoul(w + 1, &end, 10);
+        if (*end || r >= USSE_MAX_REGS) {
+            return shader_lex_error(lx, "bad output register '%s' (o0 to "
+                                    "o%d)", w, USSE_MAX_REGS - 1);
+        }
+        if (!shader_lex_char(lx, '=', "after the register") ||
+            !shader_lex_number(lx, "the byte", 255, &b)) {
+            return false;
+        }
+        e.reg = r;
+        e.byte = b;
+        g_array_append_val(s->expects, e);
+    } while (!shader_lex_at_end(lx));
+    return true;
+}
+
+static bool parse_text(UState *s, const char *file, const char *text,
+                       int pass, char **errp);
+
+/* "include FILE": its lines are read here, in each pass. */
+static bool include_file(ShaderLexer *lx, UState *s, int pass)
+{
+    g_autoptr(GError) gerr = NULL;
+    g_autofree char *path = arg_path(lx, s);
+    g_autofree char *text = NULL;
+    gsize len;
+
+    if (!path) {
+        return false;
+    }
+    if (s->depth >= USSE_MAX_INCLUDE) {
+        return shader_lex_error(lx, "includes nest over %d deep",
+                                USSE_MAX_INCLUDE);
+    }
+    if (!g_file_get_contents(path, &text, &len, &gerr)) {
+        return shader_lex_error(lx, "cannot include: %s", gerr->message);
+    }
+    if (strlen(text) != len) {
+        return shader_lex_error(lx, "%s is not a text file", path);
+    }
+    s->depth++;
+    bool ok = parse_text(s, path, text, pass, lx->errp);
+    s->depth--;
+    return ok;
 }
 
 static bool parse_line(ShaderLexer *lx, UState *s, const char *dir,
@@ -201,14 +346,40 @@ static bool parse_line(ShaderLexer *lx, UState *s, const char *dir,
         }
         return shader_lex_end(lx, "the stage");
     }
-    if (!strcmp(dir, "gxp") || !strcmp(dir, "code")) {
+    if (!strcmp(dir, "gxp") || !strcmp(dir, "code") ||
+        !strcmp(dir, "listing")) {
         if (pass) {
             return true;
         }
-        if (!once(lx, &s->code_line, "gxp/code")) {
+        if (!once(lx, &s->code_line, "gxp/code/listing")) {
             return false;
         }
-        return load_code(lx, s, !strcmp(dir, "gxp"));
+        s->code_kind = !strcmp(dir, "gxp") ? UCODE_GXP
+            : !strcmp(dir, "code") ? UCODE_PRIMARY : UCODE_LISTING;
+        return load_code(lx, s, s->code_kind);
+    }
+    if (!strcmp(dir, "secondary")) {
+        if (pass) {
+            return true;
+        }
+        if (!once(lx, &s->sec_line, "secondary")) {
+            return false;
+        }
+        return load_code(lx, s, UCODE_SECONDARY);
+    }
+    if (!strcmp(dir, "tolerance")) {
+        if (pass) {
+            return true;
+        }
+        if (!once(lx, &s->tol_line, "tolerance") ||
+            !shader_lex_number(lx, "the tolerance", 255, &v)) {
+            return false;
+        }
+        s->tolerance = v;
+        return shader_lex_end(lx, "the tolerance");
+    }
+    if (!strcmp(dir, "include")) {
+        return include_file(lx, s, pass);
     }
     if (!strcmp(dir, "threads")) {
         if (pass) {
@@ -238,7 +409,12 @@ static bool parse_line(ShaderLexer *lx, UState *s, const char *dir,
         s->sa[n] = val;
         return shader_lex_end(lx, "the value");
     }
-    if (!strcmp(dir, "thread") || !strcmp(dir, "helper")) {
+    if (!strcmp(dir, "vertex") && s->stage != USSE_STAGE_VERTEX) {
+        return shader_lex_error(lx, "'vertex T' lines are for vertex "
+                                "programs ('thread T' here)");
+    }
+    if (!strcmp(dir, "thread") || !strcmp(dir, "helper") ||
+        !strcmp(dir, "vertex")) {
         bool helper = !strcmp(dir, "helper");
         uint32_t t;
 
@@ -264,9 +440,12 @@ static bool parse_line(ShaderLexer *lx, UState *s, const char *dir,
         }
         g_autofree char *w = shader_lex_word(lx);
         UPaWord pw = { .thread = t };
+        if (!strcmp(w, "expect")) {
+            return parse_expect(lx, s, t);
+        }
         if (strcmp(w, "pa")) {
-            return shader_lex_error(lx, "per-thread registers are pa[N] "
-                                    "(found '%s')", w);
+            return shader_lex_error(lx, "per-thread lines are pa[N] = V or "
+                                    "expect oN=B ... (found '%s')", w);
         }
         if (!lex_reg_index(lx, "pa", &pw.reg) ||
             !shader_lex_char(lx, '=', "") ||
@@ -311,64 +490,74 @@ static bool parse_line(ShaderLexer *lx, UState *s, const char *dir,
 
 static void ustate_free(UState *s)
 {
-    g_free(s->code_path);
     g_free(s->primary);
     g_free(s->secondary);
     g_free(s->helper);
     g_array_free(s->pa, TRUE);
     g_array_free(s->dumps, TRUE);
+    g_array_free(s->expects, TRUE);
+}
+
+static bool parse_text(UState *s, const char *file, const char *text,
+                       int pass, char **errp)
+{
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    ShaderLexer lx = { .file = file, .errp = errp };
+
+    for (int i = 0; lines[i]; i++) {
+        g_autofree char *line = g_strdup(lines[i]);
+        g_autofree char *dir = NULL;
+        char *hash = strchr(line, '#');
+
+        if (hash) {
+            *hash = '\0';
+        }
+        lx.line = i + 1;
+        lx.p = line;
+        if (shader_lex_at_end(&lx)) {
+            continue;
+        }
+        dir = shader_lex_word(&lx);
+        if (!*dir) {
+            g_autofree char *tok = shader_lex_peek_token(&lx);
+            return shader_lex_error(&lx, "expected a directive, found "
+                                    "'%s'", tok);
+        }
+        if (!parse_line(&lx, s, dir, pass)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 static bool ustate_parse(UState *s, const char *text, char **errp)
 {
-    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-    ShaderLexer lx = {
-        .file = strcmp(s->path, "-") ? s->path : "<stdin>",
-        .errp = errp,
-    };
+    const char *file = strcmp(s->path, "-") ? s->path : "<stdin>";
+    ShaderLexer lx = { .file = file, .errp = errp };
 
-    for (int pass = 0; pass < 2; pass++) {
-        for (int i = 0; lines[i]; i++) {
-            g_autofree char *line = g_strdup(lines[i]);
-            g_autofree char *dir = NULL;
-            char *hash = strchr(line, '#');
-
-            if (hash) {
-                *hash = '\0';
-            }
-            lx.line = i + 1;
-            lx.p = line;
-            if (shader_lex_at_end(&lx)) {
-                continue;
-            }
-            dir = shader_lex_word(&lx);
-            if (!*dir) {
-                g_autofree char *tok = shader_lex_peek_token(&lx);
-                return shader_lex_error(&lx, "expected a directive, found "
-                                        "'%s'", tok);
-            }
-            if (!parse_line(&lx, s, dir, pass)) {
-                return false;
-            }
-        }
-        if (pass == 0) {
-            lx.line = s->threads_line ? s->threads_line : 1;
-            if (!s->code_line) {
-                return shader_lex_error(&lx, "no program: give 'gxp FILE' "
-                                        "or 'code FILE'");
-            }
-            if (!s->threads_line) {
-                s->threads = s->stage == USSE_STAGE_FRAGMENT ? 4 : 1;
-            }
-            if (s->stage == USSE_STAGE_FRAGMENT && s->threads % 4) {
-                return shader_lex_error(&lx, "fragment threads come in "
-                                        "quads: %u is not a multiple of 4",
-                                        s->threads);
-            }
-            s->helper = g_new0(bool, s->threads);
-        }
+    if (!parse_text(s, file, text, 0, errp)) {
+        return false;
     }
-    return true;
+    lx.line = s->threads_line ? s->threads_line : 1;
+    if (!s->code_line) {
+        return shader_lex_error(&lx, "no program: give 'gxp FILE', "
+                                "'code FILE' or 'listing FILE'");
+    }
+    if (s->sec_line && s->code_kind != UCODE_PRIMARY) {
+        lx.line = s->sec_line;
+        return shader_lex_error(&lx, "'secondary' goes with 'code' (a "
+                                "gxp or listing has its own)");
+    }
+    if (!s->threads_line) {
+        s->threads = s->stage == USSE_STAGE_FRAGMENT ? 4 : 1;
+    }
+    if (s->stage == USSE_STAGE_FRAGMENT && s->threads % 4) {
+        return shader_lex_error(&lx, "fragment threads come in "
+                                "quads: %u is not a multiple of 4",
+                                s->threads);
+    }
+    s->helper = g_new0(bool, s->threads);
+    return parse_text(s, file, text, 1, errp);
 }
 
 static bool trace_cb(void *opaque, UsseRun *run, unsigned inst, uint32_t pc,
@@ -416,6 +605,41 @@ static void print_dumps(const UState *s, const UsseRun *run)
     }
 }
 
+/* A colour output's byte, as the fragment stage writes an UCHAR4 target. */
+static int colour_byte(uint32_t w)
+{
+    float f = bits_to_f32(w);
+
+    if (!(f > 0)) {         /* also NaN */
+        return 0;
+    }
+    return f >= 1 ? 255 : (int)lrintf(f * 255);
+}
+
+/* Print every expectation against the outputs; all met? */
+static bool check_expects(const UState *s, const UsseRun *run)
+{
+    unsigned met = 0, missed = 0;
+
+    for (guint i = 0; i < s->expects->len; i++) {
+        const UExpect *e = &g_array_index(s->expects, UExpect, i);
+        uint32_t w = usse_run_reg(run, e->thread, USSE_BANK_OUTPUT, e->reg);
+        int b = colour_byte(w), d = abs(b - e->byte);
+
+        printf("thread %u o[%u] = 0x%08x byte %d expect %d: %s\n",
+               e->thread, e->reg, w, b, e->byte,
+               d <= (int)s->tolerance ? "ok" : "MISSED");
+        if (d <= (int)s->tolerance) {
+            met++;
+        } else {
+            missed++;
+        }
+    }
+    printf("expect: %u met, %u missed (tolerance %u)\n", met, missed,
+           s->tolerance);
+    return missed == 0;
+}
+
 int usse_shader_main(const char *path, const char *text, size_t len,
                      uint64_t max_insns, bool trace)
 {
@@ -430,6 +654,7 @@ int usse_shader_main(const char *path, const char *text, size_t len,
 
     s.pa = g_array_new(FALSE, FALSE, sizeof(UPaWord));
     s.dumps = g_array_new(FALSE, FALSE, sizeof(UDump));
+    s.expects = g_array_new(FALSE, FALSE, sizeof(UExpect));
     if (strlen(text) != len) {
         fprintf(stderr, "gemu-shader: %s: not a text file (it holds a NUL "
                 "byte)\n", path);
@@ -495,6 +720,9 @@ int usse_shader_main(const char *path, const char *text, size_t len,
         }
     }
     print_dumps(&s, run);
+    if (run && s.expects->len && !check_expects(&s, run) && !status) {
+        status = 1;
+    }
 out:
     usse_run_free(run);
     usse_program_free(prim);
