@@ -91,7 +91,8 @@ static void monitor_level_run(MonitorCtx *ctx, const MonitorLevel *l,
 
     if (!cmd) {
         cmd = monitor_cmd_find(l->machine, argv[0]);
-        opaque = ctx->opaque;
+        opaque = ctx->ops && ctx->ops->commands_opaque
+                 ? ctx->ops->commands_opaque : ctx->opaque;
     }
     if (!cmd) {
         g_string_append_printf(out, "unknown command: '%s%s'\n", l->prefix,

@@ -17,6 +17,7 @@
 #include "hw/remote/mpqemu.h"
 #include "hw/remote/qmp.h"
 #include "monitor/monitor.h"
+#include "hw/nv50/inspect.h"
 #include "ui/console.h"
 #include "machines.h"
 #include "g84.h"
@@ -365,8 +366,9 @@ int g84_machine_run(const MachineOptions *opts)
     uint64_t ram = 0, vram = 0;
     bool has_accel = false, has_vga = false, has_mem = false;
     g_autofree char *derr = NULL;
-    const MonitorOps mon_ops = {
+    MonitorOps mon_ops = {
         .console = g84_console, .refresh = g84_refresh, .quit = g84_quit,
+        .commands = nv50_monitor_commands, .info = nv50_monitor_info,
     };
     G84Machine m = { 0 };
     bool mon_stdio = opts->monitor && !strcmp(opts->monitor, "stdio");
@@ -447,6 +449,7 @@ int g84_machine_run(const MachineOptions *opts)
         return 1;
     }
     m.card = card;
+    mon_ops.commands_opaque = card;     /* the card's monitor commands */
     device_reset(DEVICE(card));
     nv50_engine_set_deterministic(card, opts->engine_sync);
     for (int h = 0; h < NV50_HEADS; h++) {

@@ -37,6 +37,7 @@ struct NV50Engine {
     int running_chid;           /* ... of this channel */
     bool idle;                  /* no channel can make progress */
     bool deterministic;
+    bool held;                  /* the monitor's "stop" (one pause_req) */
     /*
      * Set (atomically) to make the work in progress give up at its next
      * check: the pusher between words, a compute launch between warp
@@ -261,4 +262,69 @@ void nv50_engine_resume(NV50State *s)
     g_mutex_lock(&s->eng_lock);
     nv50_engine_resume_locked(s);
     g_mutex_unlock(&s->eng_lock);
+}
+
+bool nv50_engine_pause_for_locked(NV50State *s, int64_t timeout_us)
+{
+    NV50Engine *e = s->engine;
+    int64_t deadline = g_get_monotonic_time() + timeout_us;
+
+    if (!e || nv50_engine_on_thread(s)) {
+        return false;
+    }
+    e->pause_req++;
+    g_cond_broadcast(&e->cond);
+    while (!e->paused && !e->quit) {
+        if (!g_cond_wait_until(&e->cond, &s->eng_lock, deadline) &&
+            !e->paused) {
+            /* take the request back: the slice in progress goes on */
+            e->pause_req--;
+            g_cond_broadcast(&e->cond);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool nv50_engine_hold(NV50State *s, bool hold)
+{
+    NV50Engine *e = s->engine;
+    bool changed;
+
+    if (!e) {
+        return false;
+    }
+    g_mutex_lock(&s->eng_lock);
+    changed = e->held != hold;
+    if (changed && hold) {
+        /* like a pause, but nobody waits: the slice in progress ends */
+        e->held = true;
+        e->pause_req++;
+        g_cond_broadcast(&e->cond);
+    } else if (changed) {
+        e->held = false;
+        nv50_engine_resume_locked(s);
+    }
+    g_mutex_unlock(&s->eng_lock);
+    return changed;
+}
+
+const char *nv50_engine_state_locked(NV50State *s)
+{
+    NV50Engine *e = s->engine;
+
+    if (!e) {
+        return "none";
+    }
+    if (e->held) {
+        return e->paused ? "stopped (monitor)"
+                         : "stopping (monitor; finishing its slice)";
+    }
+    if (e->pause_req) {
+        return e->paused ? "paused" : "pausing";
+    }
+    if (e->running) {
+        return "running";
+    }
+    return e->idle ? "idle" : "running";
 }

@@ -35,7 +35,7 @@ void nv50_pfifo_update_irq(NV50State *s)
                         *nv50_pfifo_reg(s, NV_PFIFO_INTR_EN));
 }
 
-static bool chan_enabled(NV50State *s, int chid)
+bool nv50_pfifo_chan_enabled(NV50State *s, int chid)
 {
     return *nv50_pfifo_reg(s, NV_PFIFO_CTX_TABLE(chid)) & 0x80000000u;
 }
@@ -93,7 +93,7 @@ int nv50_pfifo_pick(NV50State *s, bool *parked)
         int c = (f->rr + 1 + i) % NV50_FIFO_CHANNELS;
         NV50Chan *ch = &f->chan[c];
 
-        if (!chan_enabled(s, c) || !f->in_runlist[c]) {
+        if (!nv50_pfifo_chan_enabled(s, c) || !f->in_runlist[c]) {
             continue;
         }
         if (ch->parked) {

@@ -147,4 +147,14 @@ void nv50_pfifo_unpark(NV50State *s);
 /* pusher.c, engine thread, eng_lock not held: run a slice of @chid */
 void nv50_pfifo_run(NV50State *s, int chid);
 
+/* Is channel @chid enabled in the channel table (eng_lock held)? */
+bool nv50_pfifo_chan_enabled(NV50State *s, int chid);
+
+/*
+ * Where the channel of channel-table entry @entry lives in VRAM: its
+ * instance block, RAMFC and page directory (G80 and G84 layouts).
+ */
+void nv50_chan_locate(NV50State *s, uint32_t entry, uint64_t *inst,
+                      uint64_t *ramfc, uint64_t *pd);
+
 #endif

@@ -29,23 +29,6 @@
 #define PGRAPH_BASE             0x400000
 #define PGRAPH_SIZE             0x20000
 
-#define NV_PGRAPH_INTR          0x400100
-#define NV_PGRAPH_TRAP          0x400108
-#define NV_PGRAPH_DATA_ERROR    0x400110
-#define NV_PGRAPH_TRAP_EN       0x400138
-#define NV_PGRAPH_INTR_EN       0x40013c
-#define NV_PGRAPH_CTXCTL_UCODE_INDEX 0x400324
-#define NV_PGRAPH_CTXCTL_UCODE_DATA  0x400328
-#define NV_PGRAPH_CTXCTL_CUR    0x40032c
-#define NV_PGRAPH_VSTATUS0      0x400380
-#define NV_PGRAPH_VSTATUS1      0x400384
-#define NV_PGRAPH_VSTATUS2      0x400388
-#define NV_PGRAPH_FIFO_ACCESS   0x400500
-#define NV_PGRAPH_STATUS        0x400700
-#define NV_PGRAPH_TRAPPED_ADDR  0x400704
-#define NV_PGRAPH_TRAPPED_DATA  0x400708
-#define NV_PGRAPH_CLASS         0x400814
-
 /* the classes gemu models, NULL-terminated (one line per class) */
 static const NV50GrClass *const gr_classes[] = {
     &nv50_gr_m2mf_class,

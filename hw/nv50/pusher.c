@@ -126,6 +126,20 @@ cache_error(NV50State *s, int chid, unsigned subc, uint32_t mthd,
 
 /* --- loading a channel --- */
 
+void nv50_chan_locate(NV50State *s, uint32_t entry, uint64_t *inst,
+                      uint64_t *ramfc, uint64_t *pd)
+{
+    if (is_g80(s)) {
+        *inst = (uint64_t)(entry & 0x0fffffff) << 12;
+        *ramfc = *inst;
+        *pd = *inst + 0x1400;
+    } else {
+        *ramfc = (uint64_t)(entry & 0x00ffffff) << 8;
+        *inst = (uint64_t)nv50_vram_rd32(s, *ramfc + 0x98) << 12;
+        *pd = *inst + 0x200;
+    }
+}
+
 static bool chan_load(NV50State *s, int chid, NV50Chan *ch)
 {
     uint32_t entry;
@@ -135,15 +149,7 @@ static bool chan_load(NV50State *s, int chid, NV50Chan *ch)
     g_mutex_lock(&s->eng_lock);
     entry = *nv50_pfifo_reg(s, NV_PFIFO_CTX_TABLE(chid));
     g_mutex_unlock(&s->eng_lock);
-    if (is_g80(s)) {
-        ch->inst = (uint64_t)(entry & 0x0fffffff) << 12;
-        ch->ramfc = ch->inst;
-        ch->pd = ch->inst + 0x1400;
-    } else {
-        ch->ramfc = (uint64_t)(entry & 0x00ffffff) << 8;
-        ch->inst = (uint64_t)nv50_vram_rd32(s, ch->ramfc + 0x98) << 12;
-        ch->pd = ch->inst + 0x200;
-    }
+    nv50_chan_locate(s, entry, &ch->inst, &ch->ramfc, &ch->pd);
     w48 = nv50_vram_rd32(s, ch->ramfc + 0x48);
     w54 = nv50_vram_rd32(s, ch->ramfc + 0x54);
     w80 = nv50_vram_rd32(s, ch->ramfc + 0x80);

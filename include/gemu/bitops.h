@@ -71,4 +71,12 @@ static inline float bits_to_f32(uint32_t u)
     return f;
 }
 
+static inline double bits_to_f64(uint64_t u)
+{
+    double d;
+
+    memcpy(&d, &u, 8);
+    return d;
+}
+
 #endif

@@ -64,7 +64,27 @@ typedef struct MonitorOps {
      */
     const MonitorCommand *commands;
     const MonitorCommand *info;
+    /* what those commands get as opaque (NULL: the machine's opaque) */
+    void *commands_opaque;
 } MonitorOps;
+
+/*
+ * For a machine's "x"/"xp": QEMU HMP's /FMT -- /COUNT, a format (x hex,
+ * d signed, u unsigned, f float) and a unit size (b h w g), e.g. /8xw.
+ * At most MONITOR_MEMDUMP_MAX bytes at once.
+ */
+#define MONITOR_MEMDUMP_MAX 4096
+typedef struct MonitorMemFmt {
+    unsigned count;
+    char format;                /* 'x', 'd', 'u', 'f' */
+    unsigned size;              /* 1, 2, 4, 8 */
+} MonitorMemFmt;
+
+/* Parse "/FMT" (defaults /1xw); false with *err (g_free) if malformed. */
+bool monitor_memfmt_parse(const char *arg, MonitorMemFmt *f, char **err);
+/* @f->count units of @buf (little-endian), @addr on each line's left. */
+void monitor_memdump(GString *out, uint64_t addr, const uint8_t *buf,
+                     const MonitorMemFmt *f);
 
 /* monitor_pollfds() never fills more entries than this. */
 #define MONITOR_MAX_POLLFDS 2

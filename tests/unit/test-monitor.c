@@ -7,6 +7,7 @@
  */
 #include "gemu/osdep.h"
 #include "monitor/monitor.h"
+#include "monitor-rig.h"
 #include "ui/console.h"
 #include <check.h>
 #include <fcntl.h>
@@ -16,9 +17,6 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#define PROMPT      "(gemu) "
-#define BANNER      "gemu " GEMU_VERSION " monitor - type 'help' for more " \
-                    "information\n" PROMPT
 
 /* The machine behind the monitor: up to 3 consoles and a quit count. */
 typedef struct TestMachine {
@@ -43,6 +41,11 @@ static void tm_quit(void *opaque)
 
 static const MonitorOps tm_ops = { .console = tm_console, .quit = tm_quit };
 
+static Monitor *pair_monitor(TestMachine *m, int *cfd, int *mfd)
+{
+    return mrig_pair(&tm_ops, m, cfd, mfd);
+}
+
 static void tm_free(TestMachine *m)
 {
     for (int i = 0; i < m->ncons; i++) {
@@ -50,122 +53,6 @@ static void tm_free(TestMachine *m)
     }
 }
 
-static void set_nonblock(int fd)
-{
-    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-}
-
-/*
- * One round of a machine's loop: the monitor's fds plus @cfd (the
- * client's end, a foreign fd the monitor must ignore) polled together;
- * what arrived on @cfd is appended to @got (unless NULL).
- */
-static void step(Monitor *mon, int cfd, GString *got)
-{
-    struct pollfd fds[MONITOR_MAX_POLLFDS + 1];
-    int n = monitor_pollfds(mon, fds, MONITOR_MAX_POLLFDS);
-
-    ck_assert_int_ge(n, 0);
-    ck_assert_int_le(n, MONITOR_MAX_POLLFDS);
-    if (cfd >= 0 && got) {
-        fds[n++] = (struct pollfd) { .fd = cfd, .events = POLLIN };
-    }
-    if (n) {
-        poll(fds, n, 20);
-    }
-    monitor_dispatch(mon, fds, n);
-    if (cfd >= 0 && got) {
-        char buf[4096];
-        ssize_t r;
-
-        while ((r = read(cfd, buf, sizeof(buf))) > 0) {
-            g_string_append_len(got, buf, r);
-        }
-    }
-}
-
-static unsigned count(const char *hay, const char *needle)
-{
-    unsigned n = 0;
-
-    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle)) {
-        n++;
-    }
-    return n;
-}
-
-/* Step until @nprompts prompts arrived on @rfd; returns all that came. */
-static char *until_prompts(Monitor *mon, int rfd, unsigned nprompts)
-{
-    GString *got = g_string_new(NULL);
-
-    for (int i = 0; i < 500 && count(got->str, PROMPT) < nprompts; i++) {
-        step(mon, rfd, got);
-    }
-    ck_assert_msg(count(got->str, PROMPT) == nprompts &&
-                  g_str_has_suffix(got->str, PROMPT),
-                  "expected %u prompts, got '%s'", nprompts, got->str);
-    return g_string_free(got, FALSE);
-}
-
-/* Write @len bytes to @wfd, stepping the monitor while it is full. */
-static void send_all(Monitor *mon, int wfd, int rfd, const char *data,
-                     size_t len, GString *got)
-{
-    set_nonblock(wfd);
-    for (int i = 0; len && i < 10000; i++) {
-        ssize_t r = write(wfd, data, len);
-
-        if (r > 0) {
-            data += r;
-            len -= r;
-        } else {
-            step(mon, rfd, got);
-        }
-    }
-    ck_assert_uint_eq(len, 0);
-}
-
-/* Send @line (with its line end), return the answer up to the prompt. */
-static char *cmd(Monitor *mon, int wfd, int rfd, const char *line)
-{
-    send_all(mon, wfd, rfd, line, strlen(line), NULL);
-    return until_prompts(mon, rfd, 1);
-}
-
-#define ck_cmd(mon, wfd, rfd, line, answer) do {                        \
-        g_autofree char *got_ = cmd(mon, wfd, rfd, line);               \
-        ck_assert_str_eq(got_, answer PROMPT);                          \
-    } while (0)
-
-/*
- * A monitor on one end of a socketpair (*mfd), standing in for stdio;
- * the test talks on the other end (*cfd).
- */
-static Monitor *pair_monitor(TestMachine *m, int *cfd, int *mfd)
-{
-    int sv[2];
-    Monitor *mon;
-    g_autofree char *banner = NULL;
-
-    ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-    mon = monitor_new_fds(sv[0], sv[0], &tm_ops, m);
-    ck_assert_ptr_nonnull(mon);
-    set_nonblock(sv[1]);
-    banner = until_prompts(mon, sv[1], 1);
-    ck_assert_str_eq(banner, BANNER);
-    *mfd = sv[0];
-    *cfd = sv[1];
-    return mon;
-}
-
-/* monitor_new_fds leaves the fds to the caller */
-static void pair_free(Monitor *mon, int cfd, int mfd)
-{
-    monitor_free(mon);
-    close(mfd);
-    close(cfd);
-}
 
 /* A 4x2 BGRX surface with distinct pixels: byte B = 16x+1, G = 64y+2 */
 static uint8_t surf_px[2 * 32];
@@ -221,10 +108,10 @@ START_TEST(monitor_help)
     TestMachine m = { 0 };
     int c, mc;
     Monitor *mon = pair_monitor(&m, &c, &mc);
-    g_autofree char *help = cmd(mon, c, c, "help\n");
-    g_autofree char *qmark = cmd(mon, c, c, "?\n");
-    g_autofree char *info = cmd(mon, c, c, "info\n");
-    g_autofree char *help_info = cmd(mon, c, c, "help info\n");
+    g_autofree char *help = mrig_cmd(mon, c, c, "help\n");
+    g_autofree char *qmark = mrig_cmd(mon, c, c, "?\n");
+    g_autofree char *info = mrig_cmd(mon, c, c, "info\n");
+    g_autofree char *help_info = mrig_cmd(mon, c, c, "help info\n");
 
     ck_assert_str_eq(help,
         "help|? [COMMAND] -- show the commands, or one command's help\n"
@@ -243,7 +130,7 @@ START_TEST(monitor_help)
     ck_cmd(mon, c, c, "help nosuch\n", "unknown command: 'nosuch'\n");
     ck_cmd(mon, c, c, "info version\n", GEMU_VERSION "\n");
     ck_assert_int_eq(m.quits, 0);
-    pair_free(mon, c, mc);
+    mrig_pair_free(mon, c, mc);
 }
 END_TEST
 
@@ -274,7 +161,7 @@ START_TEST(monitor_info_display)
     ck_cmd(mon, c, c, "info display now\n",
            "info display: too many arguments (usage: info display)\n");
     tm_free(&m);
-    pair_free(mon, c, mc);
+    mrig_pair_free(mon, c, mc);
 }
 END_TEST
 
@@ -287,9 +174,9 @@ START_TEST(monitor_no_hooks)
     g_autofree char *banner = NULL;
 
     ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-    set_nonblock(sv[1]);
+    mrig_set_nonblock(sv[1]);
     mon = monitor_new_fds(sv[0], sv[0], &none, NULL);
-    banner = until_prompts(mon, sv[1], 1);
+    banner = mrig_until_prompts(mon, sv[1], 1);
     ck_cmd(mon, sv[1], sv[1], "info display\n", "no display consoles\n");
     ck_cmd(mon, sv[1], sv[1], "screendump x.png\n",
            "screendump: the machine has no display\n");
@@ -374,13 +261,13 @@ START_TEST(monitor_screendump)
     expect = g_strdup("screendump: console 1 'head-1' has no frame to dump: "
                       "no frame has been shown yet (no signal)\n" PROMPT);
     {
-        g_autofree char *got = cmd(mon, c, c, line);
+        g_autofree char *got = mrig_cmd(mon, c, c, line);
         ck_assert_str_eq(got, expect);
     }
     g_free(line);
     line = g_strdup_printf("screendump %s head-1\n", out1);
     {
-        g_autofree char *got = cmd(mon, c, c, line);
+        g_autofree char *got = mrig_cmd(mon, c, c, line);
         ck_assert_str_eq(got, expect);
     }
     ck_assert(!g_file_test(out1, G_FILE_TEST_EXISTS));
@@ -392,7 +279,7 @@ START_TEST(monitor_screendump)
     expect = g_strdup_printf("screendump: cannot write '%s': No such file "
                              "or directory\n" PROMPT, bad);
     {
-        g_autofree char *got = cmd(mon, c, c, line);
+        g_autofree char *got = mrig_cmd(mon, c, c, line);
         ck_assert_str_eq(got, expect);
     }
     g_free(line);
@@ -420,7 +307,7 @@ START_TEST(monitor_screendump)
     unlink(spaced);
     ck_assert_int_eq(rmdir(dir), 0);
     tm_free(&m);
-    pair_free(mon, c, mc);
+    mrig_pair_free(mon, c, mc);
 }
 END_TEST
 
@@ -436,19 +323,19 @@ START_TEST(monitor_quit)
 
         ck_assert(!monitor_quit_requested(mon));
         /* the second line is not run: the machine is ending */
-        send_all(mon, c, c, lines[i], strlen(lines[i]), got);
-        send_all(mon, c, c, "quit\n", 5, got);
+        mrig_send_all(mon, c, c, lines[i], strlen(lines[i]), got);
+        mrig_send_all(mon, c, c, "quit\n", 5, got);
         for (int j = 0; j < 500 && !m.quits; j++) {
-            step(mon, c, got);
+            mrig_step(mon, c, got);
         }
         for (int j = 0; j < 3; j++) {
-            step(mon, c, got);
+            mrig_step(mon, c, got);
         }
         ck_assert_int_eq(m.quits, 1);
         ck_assert(monitor_quit_requested(mon));
         ck_assert_str_eq(got->str, "");
         g_string_free(got, TRUE);
-        pair_free(mon, c, mc);
+        mrig_pair_free(mon, c, mc);
     }
 }
 END_TEST
@@ -469,18 +356,18 @@ START_TEST(monitor_errors)
     ck_cmd(mon, c, c, "info version\r\n", GEMU_VERSION "\n");
     ck_cmd(mon, c, c, "\tinfo   version \n", GEMU_VERSION "\n");
     /* a NUL inside a line */
-    send_all(mon, c, c, "info\0version\n", 13, NULL);
+    mrig_send_all(mon, c, c, "info\0version\n", 13, NULL);
     {
-        g_autofree char *got = until_prompts(mon, c, 1);
+        g_autofree char *got = mrig_until_prompts(mon, c, 1);
         ck_assert_str_eq(got, "parse error: NUL byte in the line\n" PROMPT);
     }
     /* two lines in one write: two answers */
-    send_all(mon, c, c, "info version\nfoo\n", 17, NULL);
-    two = until_prompts(mon, c, 2);
+    mrig_send_all(mon, c, c, "info version\nfoo\n", 17, NULL);
+    two = mrig_until_prompts(mon, c, 2);
     ck_assert_str_eq(two, GEMU_VERSION "\n" PROMPT
                      "unknown command: 'foo'\n" PROMPT);
     ck_assert_int_eq(m.quits, 0);
-    pair_free(mon, c, mc);
+    mrig_pair_free(mon, c, mc);
 }
 END_TEST
 
@@ -503,40 +390,40 @@ START_TEST(monitor_long_lines)
     expect = g_strdup_printf("unknown command: '%.*s'\n" PROMPT,
                              MONITOR_LINE_MAX, line);
     {
-        g_autofree char *got = cmd(mon, c, c, line);
+        g_autofree char *got = mrig_cmd(mon, c, c, line);
         ck_assert_uint_eq(strlen(got), strlen(expect));
         ck_assert_str_eq(got, expect);
     }
     /* the limit plus CRLF */
     memcpy(line + MONITOR_LINE_MAX, "\r\n", 3);
     {
-        g_autofree char *got = cmd(mon, c, c, line);
+        g_autofree char *got = mrig_cmd(mon, c, c, line);
         ck_assert_str_eq(got, expect);
     }
     /* one more byte, with and without CR */
     memcpy(line + MONITOR_LINE_MAX, "a\n", 3);
     {
-        g_autofree char *got = cmd(mon, c, c, line);
+        g_autofree char *got = mrig_cmd(mon, c, c, line);
         ck_assert_str_eq(got, too_long);
     }
     memcpy(line + MONITOR_LINE_MAX, "a\r\n", 4);
     {
-        g_autofree char *got = cmd(mon, c, c, line);
+        g_autofree char *got = mrig_cmd(mon, c, c, line);
         ck_assert_str_eq(got, too_long);
     }
     /* far longer than the buffer: one error, then the next line runs */
     memset(line, 'a', big);
     memcpy(line + big, "\n", 2);
-    send_all(mon, c, c, line, big + 1, NULL);
-    send_all(mon, c, c, "info version\n", 13, NULL);
+    mrig_send_all(mon, c, c, line, big + 1, NULL);
+    mrig_send_all(mon, c, c, "info version\n", 13, NULL);
     {
-        g_autofree char *got = until_prompts(mon, c, 2);
+        g_autofree char *got = mrig_until_prompts(mon, c, 2);
         g_autofree char *want = g_strconcat(too_long, GEMU_VERSION "\n"
                                             PROMPT, NULL);
         ck_assert_str_eq(got, want);
     }
     g_free(line);
-    pair_free(mon, c, mc);
+    mrig_pair_free(mon, c, mc);
 }
 END_TEST
 
@@ -551,20 +438,20 @@ START_TEST(monitor_partial_lines)
     GString *got = g_string_new(NULL);
 
     for (size_t i = 0; i < ARRAY_SIZE(pieces); i++) {
-        send_all(mon, c, c, pieces[i], strlen(pieces[i]), got);
+        mrig_send_all(mon, c, c, pieces[i], strlen(pieces[i]), got);
         for (int j = 0; j < 3; j++) {
-            step(mon, c, got);
+            mrig_step(mon, c, got);
         }
         if (i + 1 < ARRAY_SIZE(pieces)) {
             ck_assert_str_eq(got->str, "");
         }
     }
     for (int j = 0; j < 500 && !g_str_has_suffix(got->str, PROMPT); j++) {
-        step(mon, c, got);
+        mrig_step(mon, c, got);
     }
     ck_assert_str_eq(got->str, GEMU_VERSION "\n" PROMPT);
     g_string_free(got, TRUE);
-    pair_free(mon, c, mc);
+    mrig_pair_free(mon, c, mc);
 }
 END_TEST
 
@@ -582,18 +469,18 @@ START_TEST(monitor_pipes_eof)
 
     ck_assert_int_eq(pipe(in), 0);
     ck_assert_int_eq(pipe(out), 0);
-    set_nonblock(out[0]);
+    mrig_set_nonblock(out[0]);
     mon = monitor_new_fds(in[0], out[1], &tm_ops, &m);
-    banner = until_prompts(mon, out[0], 1);
+    banner = mrig_until_prompts(mon, out[0], 1);
     ck_assert_str_eq(banner, BANNER);
     ck_cmd(mon, in[1], out[0], "info version\n", GEMU_VERSION "\n");
     ck_cmd(mon, in[1], out[0], "help quit\n",
            "quit|q -- end gemu (the machine stops at once)\n");
 
-    send_all(mon, in[1], out[0], "quit", 4, NULL);
+    mrig_send_all(mon, in[1], out[0], "quit", 4, NULL);
     close(in[1]);
     for (int i = 0; i < 20; i++) {
-        step(mon, out[0], NULL);
+        mrig_step(mon, out[0], NULL);
     }
     ck_assert_int_eq(m.quits, 0);
     ck_assert(!monitor_quit_requested(mon));
@@ -618,22 +505,22 @@ START_TEST(monitor_slow_client)
     Monitor *mon = pair_monitor(&m, &c, &mc);
     GString *lines = g_string_new(NULL);
     g_autofree char *got = NULL;
-    g_autofree char *help = cmd(mon, c, c, "help\n");
+    g_autofree char *help = mrig_cmd(mon, c, c, "help\n");
 
     for (int i = 0; i < N; i++) {
         g_string_append(lines, "help\n");
     }
-    send_all(mon, c, -1, lines->str, lines->len, NULL);
+    mrig_send_all(mon, c, -1, lines->str, lines->len, NULL);
     for (int i = 0; i < 50; i++) {
-        step(mon, -1, NULL);
+        mrig_step(mon, -1, NULL);
     }
-    got = until_prompts(mon, c, N);
+    got = mrig_until_prompts(mon, c, N);
     ck_assert_uint_eq(strlen(got), N * strlen(help));
     for (int i = 0; i < N; i++) {
         ck_assert(!memcmp(got + i * strlen(help), help, strlen(help)));
     }
     g_string_free(lines, TRUE);
-    pair_free(mon, c, mc);
+    mrig_pair_free(mon, c, mc);
 }
 END_TEST
 
@@ -648,7 +535,7 @@ static int unix_connect(const char *path)
     ck_assert_int_ge(fd, 0);
     g_strlcpy(addr.sun_path, path, sizeof(addr.sun_path));
     ck_assert_int_eq(connect(fd, (struct sockaddr *)&addr, sizeof(addr)), 0);
-    set_nonblock(fd);
+    mrig_set_nonblock(fd);
     return fd;
 }
 
@@ -681,25 +568,25 @@ START_TEST(monitor_unix)
     ck_assert(fds[0].events & POLLIN);
 
     c1 = unix_connect(path);
-    banner = until_prompts(mon, c1, 1);
+    banner = mrig_until_prompts(mon, c1, 1);
     ck_assert_str_eq(banner, BANNER);
     ck_cmd(mon, c1, c1, "info version\n", GEMU_VERSION "\n");
 
     /* a second client waits while the first is served */
     c2 = unix_connect(path);
     ck_cmd(mon, c1, c1, "info display\n", "no display consoles\n");
-    send_all(mon, c2, c1, "info version\n", 13, NULL);
+    mrig_send_all(mon, c2, c1, "info version\n", 13, NULL);
     for (int i = 0; i < 5; i++) {
-        step(mon, c2, got2);
+        mrig_step(mon, c2, got2);
     }
     ck_assert_str_eq(got2->str, "");
 
     /* the first leaves mid-line; the line is dropped, c2 is served */
-    send_all(mon, c1, c1, "qu", 2, NULL);
-    step(mon, c1, NULL);
+    mrig_send_all(mon, c1, c1, "qu", 2, NULL);
+    mrig_step(mon, c1, NULL);
     close(c1);
-    for (int i = 0; i < 500 && count(got2->str, PROMPT) < 2; i++) {
-        step(mon, c2, got2);
+    for (int i = 0; i < 500 && mrig_count(got2->str, PROMPT) < 2; i++) {
+        mrig_step(mon, c2, got2);
     }
     ck_assert_str_eq(got2->str, BANNER GEMU_VERSION "\n" PROMPT);
     ck_cmd(mon, c2, c2, "it\n", "unknown command: 'it'\n");
@@ -708,11 +595,11 @@ START_TEST(monitor_unix)
     /* reconnect after a disconnect */
     close(c2);
     c3 = unix_connect(path);
-    b3 = until_prompts(mon, c3, 1);
+    b3 = mrig_until_prompts(mon, c3, 1);
     ck_assert_str_eq(b3, BANNER);
-    send_all(mon, c3, c3, "quit\n", 5, NULL);
+    mrig_send_all(mon, c3, c3, "quit\n", 5, NULL);
     for (int i = 0; i < 500 && !m.quits; i++) {
-        step(mon, c3, NULL);
+        mrig_step(mon, c3, NULL);
     }
     ck_assert_int_eq(m.quits, 1);
 
@@ -746,7 +633,7 @@ START_TEST(monitor_unix_stale)
     mon = monitor_new(spec, &tm_ops, &m, &err);
     ck_assert_msg(mon != NULL, "%s", err);
     c = unix_connect(path);
-    banner = until_prompts(mon, c, 1);
+    banner = mrig_until_prompts(mon, c, 1);
     ck_assert_str_eq(banner, BANNER);
 
     /* a socket somebody listens on is not taken over */

@@ -40,6 +40,25 @@ void nv50_engine_resume(NV50State *s);
 void nv50_engine_pause_locked(NV50State *s, int abort_chid);
 void nv50_engine_resume_locked(NV50State *s);
 
+/*
+ * eng_lock held: a pause (as above, abandoning nothing) that waits
+ * @timeout_us at most for the slice in progress to end; false, with no
+ * pause taken, if it did not.  For readers of the engine's state that
+ * must not hang (the monitor).  Undone by nv50_engine_resume_locked().
+ */
+bool nv50_engine_pause_for_locked(NV50State *s, int64_t timeout_us);
+
+/*
+ * The monitor's "stop" (@hold) and "cont": hold the engine stopped after
+ * the slice in progress, without waiting for it, until released.  Kicks
+ * still mark work; -engine-sync kicks do not wait while it is held.
+ * False if it was already so.
+ */
+bool nv50_engine_hold(NV50State *s, bool hold);
+
+/* eng_lock held: the engine's state in words, for the monitor. */
+const char *nv50_engine_state_locked(NV50State *s);
+
 /* eng_lock held: is the engine running a slice of @chid (< 0: any)? */
 bool nv50_engine_running_locked(NV50State *s, int chid);
 
