@@ -40,7 +40,14 @@ bool nv50_pfifo_chan_enabled(NV50State *s, int chid)
     return *nv50_pfifo_reg(s, NV_PFIFO_CTX_TABLE(chid)) & 0x80000000u;
 }
 
-/* eng_lock held: the engine resumes after an acknowledged error */
+/*
+ * eng_lock held: the engine resumes after an acknowledged error.  A
+ * CACHE_ERROR also stopped the puller (CACHE1_PULL0 bit 0 clear): it goes
+ * on only once that is set again, the last thing nvkm's handler does
+ * after the acknowledge (it moves CACHE1_GET past the method in between;
+ * resuming at the acknowledge let the next error's CACHE1_GET be
+ * overwritten, and nvkm read an empty slot).
+ */
 static void pfifo_resume_after_error(NV50State *s)
 {
     NV50PFifo *f = s->pfifo;
@@ -48,6 +55,10 @@ static void pfifo_resume_after_error(NV50State *s)
 
     if (f->stalled_chid < 0 ||
         (*nv50_pfifo_reg(s, NV_PFIFO_INTR) & f->stalled_intr)) {
+        return;
+    }
+    if (f->stalled_intr == NV_PFIFO_INTR_CACHE_ERROR &&
+        !(*nv50_pfifo_reg(s, NV_PFIFO_CACHE1_PULL0) & 1)) {
         return;
     }
     ch = &f->chan[f->stalled_chid];
@@ -312,6 +323,10 @@ void nv50_pfifo_write(NV50State *s, hwaddr addr, uint64_t val,
         break;
     case NV_PFIFO_CTX_UNLOAD:
         ctx_unload(s, val);
+        break;
+    case NV_PFIFO_CACHE1_PULL0:
+        *r = val;
+        pfifo_resume_after_error(s);
         break;
     default:
         *r = val;

@@ -119,7 +119,8 @@ cache_error(NV50State *s, int chid, unsigned subc, uint32_t mthd,
     s->pfifo->cache[0] = subc << 13 | (mthd & 0x1ffc);
     s->pfifo->cache[1] = data;
     *nv50_pfifo_reg(s, NV_PFIFO_CACHE1_GET) = 0;
-    *nv50_pfifo_reg(s, NV_PFIFO_CACHE1_PULL0) = 0;   /* no SW method */
+    /* the puller stops (bit 0); no SW method (bit 8) */
+    *nv50_pfifo_reg(s, NV_PFIFO_CACHE1_PULL0) = 0;
     stall(s, chid, NV_PFIFO_INTR_CACHE_ERROR);
     g_mutex_unlock(&s->eng_lock);
 }

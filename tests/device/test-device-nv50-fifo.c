@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "nv50-gr-rig.h"
+#include "hw/nv50/pfifo.h"
 
 #define USER_REF        0x48
 #define USER_GET        0x44
@@ -254,10 +255,45 @@ START_TEST(ramht_miss_and_collisions)
     log = rig_log();
     ck_assert_ptr_nonnull(strstr(log, "CACHE_ERROR ch 1"));
     wr32(0x002100, 1);
+    wr32(0x003250, 1);                  /* CACHE1_PULL0: the puller on */
     nv50_engine_sync(rig.s);
     push_ref(5);
     push_submit();
     ck_assert_uint_eq(user_rd32(USER_REF), 5);
+}
+END_TEST
+
+/*
+ * Two CACHE_ERRORs in a row, handled as nv04_fifo_cache_error does: the
+ * slot at CACHE1_GET holds each failing method, and the puller stays
+ * stopped from the acknowledge until CACHE1_PULL0 is set again (the
+ * handler moves CACHE1_GET in between; the hostile guest's garbage,
+ * tests/guest/hostile.sh, had nouveau print empty slots before).
+ */
+START_TEST(cache_error_waits_for_pull0)
+{
+    push_1(0, 0x60, 0xdead0001);
+    push_1(0, 0x60, 0xdead0002);
+    push_ref(7);
+    push_submit();
+    for (uint32_t i = 1; i <= 2; i++) {
+        uint32_t get = rd32(0x003270), ptr = (get & 0x7ff) >> 2;
+
+        ck_assert_uint_eq(rd32(0x002100) & 1, 1);
+        ck_assert_uint_eq(rd32(0x003250) & 1, 0);
+        ck_assert_uint_eq(rd32(NV_PFIFO_CACHE1_METHOD(ptr)), 0x60);
+        ck_assert_uint_eq(rd32(NV_PFIFO_CACHE1_DATA(ptr)), 0xdead0000 + i);
+        wr32(0x003220, 0);
+        wr32(0x002100, 1);
+        nv50_engine_sync(rig.s);
+        ck_assert_uint_eq(rd32(0x002100) & 1, 0);
+        wr32(0x003270, get + 4);
+        wr32(0x003220, 1);              /* CACHE1_DMA_PUSH */
+        wr32(0x003250, 1);
+        nv50_engine_sync(rig.s);
+    }
+    ck_assert_uint_eq(rd32(0x002100) & 1, 0);
+    ck_assert_uint_eq(user_rd32(USER_REF), 7);
 }
 END_TEST
 
@@ -366,6 +402,7 @@ Suite *nv50_fifo_suite(void)
     tcase_add_test(tc, ib_empty_and_bad_command);
     tcase_add_test(tc, pushbuffer_fault);
     tcase_add_test(tc, ramht_miss_and_collisions);
+    tcase_add_test(tc, cache_error_waits_for_pull0);
     tcase_add_test(tc, bad_class);
     tcase_add_test(tc, teardown_and_unload);
     tcase_add_test(tc, dma_mode_jumps);
