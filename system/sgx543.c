@@ -14,16 +14,13 @@
 #include "gemu/osdep.h"
 #include "gemu/log.h"
 #include "block/sgx-scene.h"
-#include "hw/sgx543/sgx543.h"
+#include "hw/sgx543/scene.h"
 #include "monitor/monitor.h"
 #include "ui/console.h"
 #include "machines.h"
 
 #include <math.h>
 #include <poll.h>
-
-/* The CCB (256 x 32 bytes) and its offsets live in the top 12 KiB. */
-#define CCB_AREA    0x3000
 
 /* ---- the built-in scene ---- */
 
@@ -131,20 +128,6 @@ static char *default_scene(void)
 
 /* ---- running a scene ---- */
 
-static uint32_t ld32(const uint8_t *ram, uint32_t pa)
-{
-    uint32_t v;
-
-    memcpy(&v, ram + pa, 4);
-    return GUINT32_FROM_LE(v);
-}
-
-static void st32(uint8_t *ram, uint32_t pa, uint32_t v)
-{
-    v = GUINT32_TO_LE(v);
-    memcpy(ram + pa, &v, 4);
-}
-
 static void report_errors(Sgx543State *dev, const char *what)
 {
     uint32_t code = sgx543_mmio_read(dev, SGX_EMU_ERR_CODE);
@@ -213,7 +196,6 @@ int sgx543_machine_run(const MachineOptions *opts)
         .console = sgx543_console, .quit = sgx543_quit,
     };
     Monitor *mon = NULL;
-    uint32_t ccb, ctl;
     int status = 0;
 
     /* options of the g84 machine are a mistake here, not to be ignored */
@@ -253,18 +235,10 @@ int sgx543_machine_run(const MachineOptions *opts)
     }
 
     ram = g_malloc0(scene->mem_size);
-    ccb = scene->mem_size - CCB_AREA;
-    ctl = scene->mem_size - 0x1000;
-    for (guint i = 0; i < scene->blobs->len; i++) {
-        SgxSceneBlob *b = &g_array_index(scene->blobs, SgxSceneBlob, i);
-        if (b->addr + b->data->len > ccb) {
-            gemu_error("%s: line %u: data at 0x%08x reaches the CCB area "
-                       "(the top 0x%x bytes of memory)", what, b->line,
-                       b->addr, CCB_AREA);
-            sgx_scene_free(scene);
-            return 1;
-        }
-        memcpy(ram + b->addr, b->data->data, b->data->len);
+    if (!sgx_scene_load(scene, ram, &err)) {
+        gemu_error("%s: %s", what, err);
+        sgx_scene_free(scene);
+        return 1;
     }
 
     guest_ram = guest_ram_new();
@@ -283,34 +257,9 @@ int sgx543_machine_run(const MachineOptions *opts)
         return 1;
     }
     sgx543_set_console(dev, con);
-    for (guint i = 0; i < scene->regs->len; i++) {
-        SgxSceneReg *r = &g_array_index(scene->regs, SgxSceneReg, i);
-        sgx543_mmio_write(dev, r->offset, r->value);
-    }
-
-    /* the driver's part: one TA command per commands block */
-    sgx543_mmio_write(dev, SGX_EMU_CCB_BASE, ccb);
-    sgx543_mmio_write(dev, SGX_EMU_CCB_CTL, ctl);
-    for (guint i = 0; i < scene->cmds->len; i++) {
-        SgxSceneCmd *c = &g_array_index(scene->cmds, SgxSceneCmd, i);
-        uint32_t slot = ccb + (i % SGX_CCB_SLOTS) * SGX_CCB_SLOT_SIZE;
-        uint32_t woff = (i + 1) % SGX_CCB_SLOTS;
-
-        st32(ram, slot, SGX_CMD_TA);
-        st32(ram, slot + 4, 0);
-        st32(ram, slot + 8, c->addr);
-        st32(ram, slot + 12, c->size);
-        st32(ram, slot + 16, ctl + 8);     /* status update: done count */
-        st32(ram, slot + 20, i + 1);
-        st32(ram, slot + 24, 0);
-        st32(ram, ctl, woff);
-        sgx543_mmio_write(dev, SGX_EVENT_KICK, SGX_EVENT_KICK_NOW);
-        if (ld32(ram, ctl + 4) != woff) {
-            gemu_error("%s: command buffer %u did not complete (a WAIT "
-                       "that nothing satisfies?)", what, i + 1);
-            status = 1;
-            break;
-        }
+    if (!sgx_scene_submit(scene, dev, ram, &err)) {
+        gemu_error("%s: %s", what, err);
+        status = 1;
     }
     if (sgx543_mmio_read(dev, SGX_EVENT_STATUS2)) {
         report_errors(dev, what);
