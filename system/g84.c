@@ -21,6 +21,7 @@
 #include "ui/console.h"
 #include "machines.h"
 #include "g84.h"
+#include "g84-record.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -55,6 +56,7 @@ typedef struct G84Machine {
     int pin_cpu;                /* its CPU, or GEMU_PIN_CPU_AUTO */
     char *run_dir;              /* -guest-run: private directory of ... */
     char *run_status;           /* ... the guest's second serial port */
+    G84Rec *rec;                /* -clock virtual, -record */
 } G84Machine;
 
 static volatile pid_t qemu_pid;
@@ -204,8 +206,9 @@ static bool serve(G84Machine *m, MPQemuServer *srv, GemuClock *clk)
         };
         int n = 2, nmon = 0, qi = -1;
         bool pending = mpqemu_server_pending(srv);
-        int64_t deadline = gemu_clock_next_deadline(clk);
-        int64_t now = gemu_clock_get_ns(clk);
+        /* host ns: the window and QMP run on host time whatever -clock */
+        int64_t now = g_get_monotonic_time() * 1000;
+        int64_t wait = next_ui - now;
         int timeout;
         g_autoptr(GError) err = NULL;
         int r;
@@ -217,16 +220,26 @@ static bool serve(G84Machine *m, MPQemuServer *srv, GemuClock *clk)
         if (m->qmp && qmp_client_pollfd(m->qmp, &pfd[n])) {
             qi = n++;
         }
-        deadline = MIN(deadline, next_ui);
-        timeout = deadline <= now || pending ? 0
-                : (int)MIN((deadline - now + 999999) / 1000000, 1000);
+        if (clk->kind == GEMU_CLOCK_HOST) {
+            wait = MIN(wait, gemu_clock_next_deadline(clk) -
+                             gemu_clock_get_ns(clk));
+        } else {
+            wait = MIN(wait, g84_rec_idle_wait(m->rec));
+        }
+        timeout = wait <= 0 || pending ? 0
+                : (int)MIN((wait + 999999) / 1000000, 1000);
         r = poll(pfd, n, timeout);
         if (r < 0 && errno != EINTR) {
             gemu_error("g84: poll: %s", strerror(errno));
             return false;
         }
-        gemu_clock_run_timers(clk);
-        now = gemu_clock_get_ns(clk);
+        if (clk->kind == GEMU_CLOCK_HOST) {
+            gemu_clock_run_timers(clk);
+        } else if (r == 0 && !pending) {
+            /* virtual: timers fire as accesses move the clock, or here */
+            g84_rec_idle(m->rec);
+        }
+        now = g_get_monotonic_time() * 1000;
         if (now >= next_ui) {
             next_ui = now + DISPLAY_POLL_INTERVAL_MS * 1000000LL;
             if (!display_poll()) {
@@ -291,6 +304,7 @@ static void g84_teardown(G84Machine *m, GemuClock *clk)
         g_free(m->run_status);
         g_free(m->run_dir);
     }
+    g84_rec_free(m->rec);
     nv50_free(m->card);
     for (int h = 0; h < NV50_HEADS; h++) {
         display_console_free(m->con[h]);
@@ -373,6 +387,7 @@ int g84_machine_run(const MachineOptions *opts)
     G84Machine m = { 0 };
     bool mon_stdio = opts->monitor && !strcmp(opts->monitor, "stdio");
     GemuClock clk;
+    GemuClockKind kind;
     NV50State *card;
     MPQemuServer *srv;
     int sv[2], status = 0;
@@ -441,7 +456,11 @@ int g84_machine_run(const MachineOptions *opts)
                  "default with -guest-mesa)\n", ram >> 20, G84_MESA_RAM_MIB);
     }
 
-    gemu_clock_init(&clk, GEMU_CLOCK_HOST);
+    if (!g84_rec_clock_kind(opts, &kind, &err)) {
+        gemu_error("g84: %s", err->message);
+        return 1;
+    }
+    gemu_clock_init(&clk, kind);
     card = nv50_new(&clk, NULL, vram, &err);
     if (!card) {
         gemu_error("g84: %s", err->message);
@@ -452,6 +471,13 @@ int g84_machine_run(const MachineOptions *opts)
     mon_ops.commands_opaque = card;     /* the card's monitor commands */
     device_reset(DEVICE(card));
     nv50_engine_set_deterministic(card, opts->engine_sync);
+    /* before display_open: -clock virtual has its own -frames clock */
+    m.rec = g84_rec_new(opts, card, &clk, &err);
+    if (!m.rec) {
+        gemu_error("g84: -record: %s", err->message);
+        g84_teardown(&m, &clk);
+        return 1;
+    }
     for (int h = 0; h < NV50_HEADS; h++) {
         g_autofree char *name = g_strdup_printf("g84 head %d", h);
 
@@ -605,7 +631,12 @@ int g84_machine_run(const MachineOptions *opts)
     signal(SIGHUP, forward_signal);
 
     srv = mpqemu_server_new(sv[0], PCI_DEVICE(card), ram_changed, card);
+    g84_rec_attach(m.rec, srv);
     ok = serve(&m, srv, &clk);
+    if (!g84_rec_finish(m.rec, &err)) {
+        gemu_error("g84: -record: %s", err->message);
+        ok = false;
+    }
     mpqemu_server_free(srv);
     if (!ok) {
         kill(pid, SIGTERM);

@@ -22,6 +22,8 @@ typedef struct MachineOptions {
     bool guest_mesa;            /* -guest-mesa: Mesa's userspace in the guest */
     const char *pin_cpu;        /* -pin-cpu auto|N (g84), NULL: no pinning */
     bool engine_sync;           /* -engine-sync: kicks wait for the engine */
+    const char *clock;          /* -clock virtual|host (g84), NULL: host */
+    const char *record;         /* -record FILE (g84): for gemu-replay */
     int argc;                   /* what follows "--" (g84: QEMU options) */
     char **argv;
 } MachineOptions;

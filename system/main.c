@@ -48,6 +48,12 @@ static void usage(FILE *f)
         "                         less than a wakeup across CPUs\n"
         "  -engine-sync           g84: every kick waits until the card's\n"
         "                         engines are idle (reproducible runs)\n"
+        "  -clock virtual|host    g84: the card's time; virtual: it moves by\n"
+        "                         the guest's accesses, the engines work\n"
+        "                         synchronously (docs/replay.md)\n"
+        "  -record FILE           g84: keep what the guest did to the card\n"
+        "                         in FILE for gemu-replay (implies -clock\n"
+        "                         virtual)\n"
         "  -- QEMU-OPTIONS...     g84: options passed on to QEMU\n"
         "  -V, --version          print the version and exit\n"
         "  -h, --help             this text\n",
@@ -104,6 +110,8 @@ int main(int argc, char **argv)
         { "pin-cpu", required_argument, NULL, 'C' },
         { "trace", required_argument, NULL, 'T' },
         { "engine-sync", no_argument, NULL, 'E' },
+        { "clock", required_argument, NULL, 0x100 },
+        { "record", required_argument, NULL, 0x101 },
         { NULL, 0, NULL, 0 },
     };
     MachineOptions opts = { 0 };
@@ -155,6 +163,12 @@ int main(int argc, char **argv)
             break;
         case 'E':
             opts.engine_sync = true;
+            break;
+        case 0x100:
+            opts.clock = optarg;
+            break;
+        case 0x101:
+            opts.record = optarg;
             break;
         case 'T': {
             g_autofree char *err = NULL;

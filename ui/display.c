@@ -14,6 +14,8 @@ static struct {
     bool sdl;                   /* we hold a reference on the SDL backend */
     bool default_logged;
     GHashTable *frames_dirs;    /* -frames directory -> consoles using it */
+    DisplayClockFn frames_clock;    /* NULL: host time */
+    void *frames_clock_opaque;
 } display;
 
 bool display_parse_spec(const char *spec, DisplayKind *kind,
@@ -93,6 +95,12 @@ static char *display_frames_prefix(DisplayConsole *con, const char *dir)
     return g_strdup_printf("%s-frame", name);
 }
 
+void display_set_frames_clock(DisplayClockFn clock, void *opaque)
+{
+    display.frames_clock = clock;
+    display.frames_clock_opaque = opaque;
+}
+
 bool display_open(DisplayConsole *con, const char *display_spec,
                   const char *frames, char **err)
 {
@@ -107,7 +115,9 @@ bool display_open(DisplayConsole *con, const char *display_spec,
     if (frames) {
         g_autofree char *prefix = display_frames_prefix(con, frames);
 
-        frames_dl = display_frames_listener_new(frames, prefix, NULL, NULL,
+        frames_dl = display_frames_listener_new(frames, prefix,
+                                                display.frames_clock,
+                                                display.frames_clock_opaque,
                                                 err);
         if (!frames_dl) {
             return false;

@@ -11,6 +11,7 @@ void gemu_clock_init(GemuClock *clk, GemuClockKind kind)
     memset(clk, 0, sizeof(*clk));
     clk->kind = kind;
     clk->host_base = g_get_monotonic_time();
+    clk->access_ns = GEMU_VCLOCK_ACCESS_NS;
 }
 
 void gemu_clock_destroy(GemuClock *clk)
@@ -37,6 +38,13 @@ void gemu_clock_advance(GemuClock *clk, int64_t ns)
         clk->virt_ns += ns;
     }
     gemu_clock_run_timers(clk);
+}
+
+void gemu_clock_bus_access(GemuClock *clk)
+{
+    if (clk->kind == GEMU_CLOCK_VIRTUAL) {
+        gemu_clock_advance(clk, clk->access_ns);
+    }
 }
 
 int gemu_clock_run_timers(GemuClock *clk)

@@ -76,6 +76,7 @@ void dma_as_init(DmaAddressSpace *as, const char *name, GuestRAM *ram)
 {
     as->name = name;
     as->ram = ram;
+    as->tap = NULL;
 }
 
 /* Walk [addr, addr+len) block by block; false at the first hole. */
@@ -113,11 +114,26 @@ static bool dma_rw(DmaAddressSpace *as, hwaddr addr, uint8_t *buf,
 
 bool dma_read(DmaAddressSpace *as, hwaddr addr, void *buf, size_t len)
 {
-    return dma_rw(as, addr, buf, len, false);
+    const DmaTap *tap = as->tap;
+    bool ok;
+
+    if (tap && tap->read) {
+        return tap->read(tap->opaque, addr, buf, len);
+    }
+    ok = dma_rw(as, addr, buf, len, false);
+    if (tap && tap->read_done) {
+        tap->read_done(tap->opaque, addr, buf, len, ok);
+    }
+    return ok;
 }
 
 bool dma_write(DmaAddressSpace *as, hwaddr addr, const void *buf,
                size_t len)
 {
+    const DmaTap *tap = as->tap;
+
+    if (tap && tap->write) {
+        return tap->write(tap->opaque, addr, buf, len);
+    }
     return dma_rw(as, addr, (uint8_t *)buf, len, true);
 }

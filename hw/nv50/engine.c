@@ -11,7 +11,10 @@
  * guest CPU's writes to its RAM are invisible to the card.
  *
  * Deterministic mode runs each kick's work to completion before the
- * kick returns, so that a run does not depend on host timing.
+ * kick returns, so that a run does not depend on host timing.  Virtual
+ * mode (-clock virtual) is deterministic mode whose parked channels are
+ * re-checked every NV50_ENGINE_RECHECK_NS of the card's clock (a timer
+ * on the main loop that kicks and waits) instead of host time.
  *
  * docs/devel/threading.md has the model and the lock order.
  *
@@ -37,6 +40,9 @@ struct NV50Engine {
     int running_chid;           /* ... of this channel */
     bool idle;                  /* no channel can make progress */
     bool deterministic;
+    bool virtual_clock;         /* parked channels on s->clock's time */
+    bool parked;                /* idle with parked channels */
+    GemuTimer recheck;          /* virtual_clock: main loop only */
     bool held;                  /* the monitor's "stop" (one pause_req) */
     /*
      * Set (atomically) to make the work in progress give up at its next
@@ -68,8 +74,9 @@ static gpointer engine_thread(gpointer opaque)
         chid = nv50_pfifo_pick(s, &parked);
         if (chid < 0) {
             e->idle = true;
+            e->parked = parked;
             g_cond_broadcast(&e->cond);
-            if (!parked) {
+            if (!parked || e->virtual_clock) {
                 g_cond_wait(&e->cond, &s->eng_lock);
             } else if (!g_cond_wait_until(&e->cond, &s->eng_lock,
                                           g_get_monotonic_time() +
@@ -79,6 +86,7 @@ static gpointer engine_thread(gpointer opaque)
             continue;
         }
         e->idle = false;
+        e->parked = false;
         e->running = true;
         e->running_chid = chid;
         g_mutex_unlock(&s->eng_lock);
@@ -92,11 +100,21 @@ static gpointer engine_thread(gpointer opaque)
     return NULL;
 }
 
+static void engine_recheck_cb(void *opaque)
+{
+    NV50State *s = opaque;
+
+    g_mutex_lock(&s->eng_lock);
+    nv50_engine_kick_locked(s);         /* re-arms while still parked */
+    g_mutex_unlock(&s->eng_lock);
+}
+
 void nv50_engine_init(NV50State *s)
 {
     NV50Engine *e = g_new0(NV50Engine, 1);
 
     g_cond_init(&e->cond);
+    gemu_timer_init(&e->recheck, s->clock, engine_recheck_cb, s);
     e->idle = true;
     s->engine = e;
     e->thread = g_thread_new("nv50-engine", engine_thread, s);
@@ -115,6 +133,7 @@ void nv50_engine_fini(NV50State *s)
     g_cond_broadcast(&e->cond);
     g_mutex_unlock(&s->eng_lock);
     g_thread_join(e->thread);
+    gemu_timer_del(&e->recheck);
     g_cond_clear(&e->cond);
     g_free(e);
     s->engine = NULL;
@@ -168,6 +187,14 @@ void nv50_engine_kick_locked(NV50State *s)
                       "longer reproducible)\n",
                       NV50_ENGINE_SYNC_LIMIT_US / 1000000);
     }
+    if (e->virtual_clock && !nv50_engine_on_thread(s)) {
+        if (e->idle && e->parked) {
+            gemu_timer_mod(&e->recheck, gemu_clock_get_ns(s->clock) +
+                                        NV50_ENGINE_RECHECK_NS);
+        } else {
+            gemu_timer_del(&e->recheck);
+        }
+    }
 }
 
 void nv50_engine_sync(NV50State *s)
@@ -197,6 +224,15 @@ void nv50_engine_set_deterministic(NV50State *s, bool on)
 {
     g_mutex_lock(&s->eng_lock);
     s->engine->deterministic = on;
+    g_mutex_unlock(&s->eng_lock);
+}
+
+void nv50_engine_set_virtual_clock(NV50State *s, bool on)
+{
+    g_mutex_lock(&s->eng_lock);
+    s->engine->virtual_clock = on;
+    s->engine->deterministic |= on;
+    g_cond_broadcast(&s->engine->cond);
     g_mutex_unlock(&s->eng_lock);
 }
 

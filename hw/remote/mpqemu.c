@@ -484,10 +484,42 @@ static bool bar_ok(const MPQemuMsg *msg)
     return true;
 }
 
-static bool dispatch(MPQemuServer *srv, MPQemuMsg *msg, GError **errp)
+/* An access that reaches the function, between the hook's two calls. */
+static uint64_t device_access(MPQemuServer *srv, const MPQemuMsg *msg)
 {
     PCIDevice *pci = srv->pci;
+    uint64_t ret = 0;
 
+    if (srv->hook) {
+        srv->hook(srv->hook_opaque, msg, false, 0);
+    }
+    switch (msg->cmd) {
+    case MPQEMU_CMD_PCI_CFGREAD:
+        ret = pci_config_read(pci, msg->u.conf.addr, msg->u.conf.len);
+        break;
+    case MPQEMU_CMD_PCI_CFGWRITE:
+        pci_config_write(pci, msg->u.conf.addr, msg->u.conf.val,
+                         msg->u.conf.len);
+        break;
+    case MPQEMU_CMD_BAR_READ:
+        ret = pci_mmio_read(pci, msg->u.bar.addr, msg->u.bar.size);
+        break;
+    case MPQEMU_CMD_BAR_WRITE:
+        pci_mmio_write(pci, msg->u.bar.addr, msg->u.bar.val,
+                       msg->u.bar.size);
+        break;
+    default:        /* MPQEMU_CMD_DEVICE_RESET */
+        device_reset(DEVICE(pci));
+        break;
+    }
+    if (srv->hook) {
+        srv->hook(srv->hook_opaque, msg, true, ret);
+    }
+    return ret;
+}
+
+static bool dispatch(MPQemuServer *srv, MPQemuMsg *msg, GError **errp)
+{
     switch (msg->cmd) {
     case MPQEMU_CMD_SYNC_SYSMEM:
         do_sync_sysmem(srv, msg);
@@ -501,38 +533,28 @@ static bool dispatch(MPQemuServer *srv, MPQemuMsg *msg, GError **errp)
         }
         return true;
     case MPQEMU_CMD_PCI_CFGREAD:
-        if (!conf_ok(msg)) {
-            gemu_log_mask(LOG_GUEST_ERROR, "mpqemu: bad config read of %d "
-                          "bytes at 0x%x\n", msg->u.conf.len,
-                          msg->u.conf.addr);
-            return send_ret(srv, MPQEMU_RET_ERROR, errp);
-        }
-        return send_ret(srv, pci_config_read(pci, msg->u.conf.addr,
-                                             msg->u.conf.len), errp);
     case MPQEMU_CMD_PCI_CFGWRITE:
         if (!conf_ok(msg)) {
-            gemu_log_mask(LOG_GUEST_ERROR, "mpqemu: bad config write of %d "
-                          "bytes at 0x%x\n", msg->u.conf.len,
-                          msg->u.conf.addr);
+            gemu_log_mask(LOG_GUEST_ERROR, "mpqemu: bad config %s of %d "
+                          "bytes at 0x%x\n",
+                          msg->cmd == MPQEMU_CMD_PCI_CFGREAD ? "read"
+                                                             : "write",
+                          msg->u.conf.len, msg->u.conf.addr);
             return send_ret(srv, MPQEMU_RET_ERROR, errp);
         }
-        pci_config_write(pci, msg->u.conf.addr, msg->u.conf.val,
-                         msg->u.conf.len);
-        return send_ret(srv, 0, errp);
+        return send_ret(srv, device_access(srv, msg), errp);
     case MPQEMU_CMD_BAR_READ:
         if (!bar_ok(msg)) {
             return send_ret(srv, MPQEMU_RET_ERROR, errp);
         }
-        return send_ret(srv, pci_mmio_read(pci, msg->u.bar.addr,
-                                           msg->u.bar.size), errp);
+        return send_ret(srv, device_access(srv, msg), errp);
     case MPQEMU_CMD_BAR_WRITE:
         if (bar_ok(msg)) {
-            pci_mmio_write(pci, msg->u.bar.addr, msg->u.bar.val,
-                           msg->u.bar.size);
+            device_access(srv, msg);
         }
         return send_ret(srv, 0, errp);
     case MPQEMU_CMD_DEVICE_RESET:
-        device_reset(DEVICE(pci));
+        device_access(srv, msg);
         return send_ret(srv, 0, errp);
     case MPQEMU_CMD_RET:
     default:

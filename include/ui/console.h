@@ -231,6 +231,13 @@ bool display_parse_spec(const char *spec, DisplayKind *kind,
  * consoles (one window each); -frames files are DIR/frame-NNNNNN.png, or
  * DIR/NAME-frame-NNNNNN.png for a second console with the same DIR.
  */
+/*
+ * The clock of the -frames listeners display_open() makes from now on
+ * (NULL: host time).  -clock virtual gives one on which every frame is
+ * past the interval, so that which frames are written does not depend
+ * on host timing.
+ */
+void display_set_frames_clock(DisplayClockFn clock, void *opaque);
 bool display_open(DisplayConsole *con, const char *display,
                   const char *frames, char **err);
 /*

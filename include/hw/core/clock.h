@@ -25,7 +25,18 @@ typedef struct GemuClock {
     int64_t virt_ns;            /* GEMU_CLOCK_VIRTUAL: current time */
     int64_t host_base;          /* GEMU_CLOCK_HOST: host time at ns 0 */
     GList *timers;              /* armed timers, by deadline */
+    int64_t access_ns;          /* virtual: what one bus access costs */
 } GemuClock;
+
+/*
+ * -clock virtual's rule (docs/devel/replay.md): the card's time moves by
+ * GEMU_VCLOCK_ACCESS_NS at every bus access the guest makes (a BAR or
+ * config space read or write), before the access; the engines' work is
+ * done within the access that kicked it and takes no virtual time; when
+ * the guest is idle, the machine may jump to the next timer (a recorded
+ * "clock" step).  A replay uses the recording's access_ns.
+ */
+#define GEMU_VCLOCK_ACCESS_NS   1000
 
 struct GemuTimer {
     GemuClock *clock;
@@ -41,6 +52,11 @@ void gemu_clock_destroy(GemuClock *clk);
 int64_t gemu_clock_get_ns(GemuClock *clk);
 /* Virtual clocks only: move time forward and fire due timers. */
 void gemu_clock_advance(GemuClock *clk, int64_t ns);
+/*
+ * One bus access of the guest: a virtual clock moves by access_ns (and
+ * fires what is due); a host clock does not move by itself.
+ */
+void gemu_clock_bus_access(GemuClock *clk);
 /* Fire every timer whose deadline has passed; returns how many fired. */
 int gemu_clock_run_timers(GemuClock *clk);
 /* Earliest armed deadline, or INT64_MAX. */

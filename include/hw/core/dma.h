@@ -32,9 +32,25 @@ void guest_ram_clear(GuestRAM *ram);
 /* Host pointer for [gpa, gpa+len) if one block holds it all, else NULL. */
 void *guest_ram_ptr(GuestRAM *ram, hwaddr gpa, hwaddr len);
 
+/*
+ * A tap on an address space, for -record and gemu-replay
+ * (docs/devel/replay.md).  read_done: after every read, with what it read
+ * (ok: all of it was guest RAM).  read/write: when set, they are the
+ * guest memory (a replay serves what the recording read); they return
+ * what dma_read/dma_write return.  Called from any thread that does DMA.
+ */
+typedef struct DmaTap {
+    void (*read_done)(void *opaque, hwaddr addr, const void *buf,
+                      size_t len, bool ok);
+    bool (*read)(void *opaque, hwaddr addr, void *buf, size_t len);
+    bool (*write)(void *opaque, hwaddr addr, const void *buf, size_t len);
+    void *opaque;
+} DmaTap;
+
 typedef struct DmaAddressSpace {
     const char *name;
     GuestRAM *ram;              /* NULL: no guest memory yet */
+    const DmaTap *tap;          /* NULL: none (not owned) */
 } DmaAddressSpace;
 
 void dma_as_init(DmaAddressSpace *as, const char *name, GuestRAM *ram);

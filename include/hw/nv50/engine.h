@@ -59,6 +59,13 @@ bool nv50_engine_hold(NV50State *s, bool hold);
 /* eng_lock held: the engine's state in words, for the monitor. */
 const char *nv50_engine_state_locked(NV50State *s);
 
+/*
+ * -clock virtual: deterministic mode (every kick waits for the engine)
+ * whose parked channels are re-checked on the card's clock, from a timer
+ * of the main loop, never on host time.  Call from the main loop.
+ */
+void nv50_engine_set_virtual_clock(NV50State *s, bool on);
+
 /* eng_lock held: is the engine running a slice of @chid (< 0: any)? */
 bool nv50_engine_running_locked(NV50State *s, int chid);
 

@@ -561,5 +561,11 @@ void nv50_engine_sync(NV50State *s);
 bool nv50_engine_sync_for(NV50State *s, int64_t timeout_us);
 /* Deterministic mode: every kick returns only once the engine is idle. */
 void nv50_engine_set_deterministic(NV50State *s, bool on);
+/*
+ * The card's state as one number (digest.c): VRAM, PFIFO/PGRAPH/PDISPLAY
+ * registers, PMC's interrupts, PTIMER; after the engines finish.  For
+ * -record's END record and gemu-replay (docs/devel/replay.md).
+ */
+uint64_t nv50_state_digest(NV50State *s);
 
 #endif

@@ -102,6 +102,15 @@ typedef struct MPQemuMapping {
 
 typedef struct MPQemuServer MPQemuServer;
 
+/*
+ * Told of every access that reaches the function (a well-formed BAR or
+ * config read or write, a DEVICE_RESET): before it (done false) and
+ * after it (done true, @ret what a read returned).  -clock virtual moves
+ * the card's time before; -record writes the access after.
+ */
+typedef void MPQemuAccessHook(void *opaque, const MPQemuMsg *msg, bool done,
+                              uint64_t ret);
+
 /* Called after every SYNC_SYSMEM with the new guest RAM map. */
 typedef void MPQemuRamChanged(void *opaque, GuestRAM *ram);
 
@@ -116,6 +125,8 @@ struct MPQemuServer {
     int resample_fd;
     int level;                  /* INTx as the function drives it */
     uint64_t irq_signals;       /* eventfd writes (for tests) */
+    MPQemuAccessHook *hook;     /* NULL: none */
+    void *hook_opaque;
     uint64_t messages;
     /*
      * What was read but not handled yet: one recvmsg takes a message's

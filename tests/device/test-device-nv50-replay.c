@@ -1,0 +1,247 @@
+/*
+ * Record and replay without a guest (hw/pci/replay.c, -clock virtual's
+ * engine): a "guest" drives a G84 channel whose pushbuffer and
+ * semaphores live in guest RAM, through recorded accesses; a second,
+ * identically prepared card replays the recording with no guest RAM of
+ * its own and must end in the same state; a changed card or a changed
+ * recording is a divergence named by access number.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "nv50-gr-rig.h"
+#include "hw/nv50/engine.h"
+#include "hw/pci/replay.h"
+
+#define USER(off)       (0xc00000 + GR_CHID * 0x2000 + (off))
+#define PUSH_GPA_OFS    0x0000u         /* in the rig's guest RAM */
+#define SEM_OFS         0x1000u
+#define SEM_VA          (GR_VA_GART + SEM_OFS)
+#define PUSH_WORDS      16
+
+static PciRecorder *rec;
+
+/* One access of the guest, as g84's transport hook records it. */
+static uint32_t access(GemuRecType type, hwaddr reg, uint32_t val)
+{
+    gemu_clock_bus_access(&rig.clk);
+    if (type == GEMU_REC_BAR_READ) {
+        val = pci_mmio_read(rig.pci, BAR0_GPA + reg, 4);
+    } else {
+        pci_mmio_write(rig.pci, BAR0_GPA + reg, val, 4);
+    }
+    pci_recorder_access(rec, type, BAR0_GPA + reg, 4, val);
+    return val;
+}
+
+static uint32_t t_rd32(hwaddr reg)
+{
+    return access(GEMU_REC_BAR_READ, reg, 0);
+}
+
+/* the same card both times: the channel, IB entry 0 -> guest RAM */
+static void prepare(uint32_t push_words)
+{
+    gr_rig_init();
+    nv50_engine_set_virtual_clock(rig.s, true);
+    gr_wr32(GR_VA_IB, (uint32_t)(GR_VA_GART + PUSH_GPA_OFS));
+    gr_wr32(GR_VA_IB + 4, (uint32_t)((GR_VA_GART + PUSH_GPA_OFS) >> 32) |
+                          push_words << 10);
+}
+
+static void guest_wr32(uint32_t ofs, uint32_t v)
+{
+    stn_le_p(rig.sysmem + ofs, 4, v);
+}
+
+/* The guest's pushbuffer: acquire >= 5, REF 0x77, release 0x42, intr. */
+static void guest_pushbuffer(void)
+{
+    static const uint32_t w[PUSH_WORDS] = {
+        1 << 18 | 0x60, GR_H_VM,                /* SEMAPHORE ctxdma */
+        4 << 18 | 0x10, (uint32_t)(SEM_VA >> 32), (uint32_t)SEM_VA, 5, 4,
+        1 << 18 | 0x50, 0x77,                   /* REF_CNT */
+        4 << 18 | 0x10, (uint32_t)(SEM_VA >> 32), (uint32_t)SEM_VA + 4,
+        0x42, 2,                                /* RELEASE */
+        1 << 18 | 0x20, 0,                      /* NON_STALLED_INTERRUPT */
+    };
+
+    for (int i = 0; i < PUSH_WORDS; i++) {
+        guest_wr32(PUSH_GPA_OFS + 4 * i, w[i]);
+    }
+}
+
+/* Record the guest's run into @out; the card's digest at the end. */
+static uint64_t record_run(GByteArray *out)
+{
+    GemuRecHeader hdr = {
+        .machine = "g84", .version = GEMU_REC_VERSION,
+        .flags = GEMU_REC_F_VIRTUAL_CLOCK, .access_ns = rig.clk.access_ns,
+        .vram_size = rig.s->vram_size,
+    };
+    GemuRecWriter *w = gemu_rec_writer_new_mem(&hdr, out);
+    uint64_t digest;
+
+    rec = pci_recorder_new(rig.pci, &rig.s->dma, w);
+    guest_pushbuffer();
+    guest_wr32(SEM_OFS, 1);
+    access(GEMU_REC_BAR_WRITE, USER(0x8c), 1);          /* IB_PUT: kick */
+    ck_assert_uint_ne(t_rd32(USER(0x48)), 0x77);        /* parked */
+    guest_wr32(SEM_OFS, 6);                             /* no kick */
+    gemu_clock_advance(&rig.clk, 1000000);              /* idle: a jump */
+    pci_recorder_clock(rec, 1000000);
+    ck_assert_uint_eq(t_rd32(USER(0x48)), 0x77);
+    ck_assert_uint_eq((uint32_t)ldn_le_p(rig.sysmem + SEM_OFS + 4, 4), 0x42);
+    access(GEMU_REC_BAR_WRITE, 0x002140, 0xffffffff);   /* INTx up */
+    ck_assert_uint_eq(irq_get_level(&rig.pci->intx), 1);
+    ck_assert_uint_eq(t_rd32(0x002100) & 0x40000000u, 0x40000000u);
+    access(GEMU_REC_BAR_WRITE, 0x002100, 0x40000000);   /* INTx down */
+    ck_assert_uint_eq(irq_get_level(&rig.pci->intx), 0);
+    digest = nv50_state_digest(rig.s);
+    pci_recorder_free(rec);
+    ck_assert(gemu_rec_writer_close(w, 6, gemu_clock_get_ns(&rig.clk),
+                                    digest, NULL));
+    return digest;
+}
+
+/* Replay @f on the prepared card: -1 and *errp if it diverged. */
+static int replay(const GemuRecFile *f, uint64_t *steps, GError **errp)
+{
+    PciReplay *r = pci_replay_new(rig.pci, &rig.s->dma, &rig.clk, f);
+    int st;
+
+    memset(rig.sysmem, 0xee, GART_SIZE);    /* never read in a replay */
+    *steps = 0;
+    while ((st = pci_replay_step(r, errp)) > 0) {
+        (*steps)++;
+    }
+    if (st == 0) {
+        const GemuRecord *end = pci_replay_end(r);
+
+        ck_assert_ptr_nonnull(end);
+        ck_assert_uint_eq(pci_replay_seq(r), 6);
+        ck_assert_uint_eq(end->digest, nv50_state_digest(rig.s));
+        ck_assert_uint_eq(end->val, gemu_clock_get_ns(&rig.clk));
+    }
+    pci_replay_free(r);
+    return st;
+}
+
+static GemuRecFile *recording(GByteArray *buf, uint64_t *digest)
+{
+    GemuRecFile *f;
+    bool dma = false, irq = false, clock = false;
+
+    prepare(PUSH_WORDS);
+    *digest = record_run(buf);
+    gr_rig_teardown();
+    f = gemu_rec_parse(buf->data, buf->len, NULL);
+    ck_assert_ptr_nonnull(f);
+    ck_assert(f->complete);
+    for (guint i = 0; i < f->records->len; i++) {
+        uint8_t t = g_array_index(f->records, GemuRecord, i).type;
+
+        dma |= t == GEMU_REC_DMA_READ;
+        irq |= t == GEMU_REC_IRQ;
+        clock |= t == GEMU_REC_CLOCK;
+    }
+    ck_assert(dma && irq && clock);
+    return f;
+}
+
+START_TEST(replay_reaches_the_same_state)
+{
+    g_autoptr(GByteArray) buf = g_byte_array_new();
+    g_autoptr(GemuRecFile) f = NULL;
+    g_autoptr(GError) err = NULL;
+    uint64_t digest, steps;
+
+    f = recording(buf, &digest);
+    prepare(PUSH_WORDS);
+    ck_assert_msg(replay(f, &steps, &err) == 0, "%s", err->message);
+    ck_assert_uint_eq(steps, 7);            /* 6 accesses, 1 clock step */
+    ck_assert_uint_eq(nv50_state_digest(rig.s), digest);
+    /* the replayed card did what the guest saw, without guest RAM */
+    ck_assert_uint_eq(rd32(USER(0x48)), 0x77);
+    ck_assert_uint_eq((uint32_t)ldn_le_p(rig.sysmem + SEM_OFS + 4, 4), 0xeeeeeeee);
+    gr_rig_teardown();
+}
+END_TEST
+
+/* A card that fetches another length diverges at the kick, access 1. */
+START_TEST(changed_card_diverges_at_the_kick)
+{
+    g_autoptr(GByteArray) buf = g_byte_array_new();
+    g_autoptr(GemuRecFile) f = NULL;
+    g_autoptr(GError) err = NULL;
+    uint64_t digest, steps;
+
+    f = recording(buf, &digest);
+    prepare(PUSH_WORDS - 2);                /* the interrupt's method gone */
+    ck_assert_int_eq(replay(f, &steps, &err), -1);
+    ck_assert_msg(g_str_has_prefix(err->message, "access 1 (BAR_WRITE at "
+                                   "0xfdc0208c): the card"), "%s",
+                  err->message);
+    gr_rig_teardown();
+}
+END_TEST
+
+/* A read value the card no longer returns: that access's number. */
+START_TEST(changed_value_diverges_there)
+{
+    g_autoptr(GByteArray) buf = g_byte_array_new();
+    g_autoptr(GemuRecFile) f = NULL;
+    g_autoptr(GError) err = NULL;
+    uint64_t digest, steps;
+    guint seq = 0;
+
+    f = recording(buf, &digest);
+    for (guint i = 0; i < f->records->len; i++) {
+        GemuRecord *r = &g_array_index(f->records, GemuRecord, i);
+
+        seq += r->type <= GEMU_REC_RESET;
+        if (r->type == GEMU_REC_BAR_READ && r->val == 0x77) {
+            r->val = 0x78;
+            break;
+        }
+    }
+    ck_assert_uint_eq(seq, 3);
+    prepare(PUSH_WORDS);
+    ck_assert_int_eq(replay(f, &steps, &err), -1);
+    ck_assert_str_eq(err->message, "access 3 (BAR_READ at 0xfdc02048): the "
+                     "card returns 0x77; the guest read 0x78");
+    gr_rig_teardown();
+}
+END_TEST
+
+/* An INTx change the recording has and the card no longer makes. */
+START_TEST(missing_interrupt_diverges)
+{
+    g_autoptr(GByteArray) buf = g_byte_array_new();
+    g_autoptr(GemuRecFile) f = NULL;
+    g_autoptr(GError) err = NULL;
+    uint64_t digest, steps;
+
+    f = recording(buf, &digest);
+    prepare(PUSH_WORDS);
+    wr32(NV_PMC_INTR_EN_HOST, 0);           /* this card's INTx is off */
+    ck_assert_int_eq(replay(f, &steps, &err), -1);
+    ck_assert_msg(strstr(err->message, "access 4 (BAR_WRITE at "
+                         "0xfd002140): the card no longer sets INTx to 1"),
+                  "%s", err->message);
+    gr_rig_teardown();
+}
+END_TEST
+
+Suite *nv50_replay_suite(void)
+{
+    Suite *s = suite_create("nv50_replay");
+    TCase *tc = tcase_create("record-replay");
+
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, replay_reaches_the_same_state);
+    tcase_add_test(tc, changed_card_diverges_at_the_kick);
+    tcase_add_test(tc, changed_value_diverges_there);
+    tcase_add_test(tc, missing_interrupt_diverges);
+    suite_add_tcase(s, tc);
+    return s;
+}
