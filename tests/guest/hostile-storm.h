@@ -1,0 +1,140 @@
+/*
+ * The hostile guest's BAR storm (tests/guest/hostile.sh): a seeded
+ * sequence of random 32-bit reads and writes at random offsets of the
+ * G84's BAR0 (registers), BAR1 (VRAM aperture) and BAR3 (instance
+ * aperture).  Plain C, no library: drm-hostile.c applies it to sysfs
+ * mappings of the BARs in the guest, tests/device/test-device-nv50-
+ * hostile.c to the in-process card, so a storm that breaks gemu in the
+ * guest can be replayed without one (same seed, same operations).
+ *
+ * BAR0 offsets are aimed at the units' rows of the block table (every
+ * row equally likely, then mostly its first 512 bytes, where registers
+ * cluster), with one operation in eight anywhere in the 16 MiB.  PPCI
+ * (0x088000-0x088fff, the function's own config space mirrored) is
+ * never touched: a write there moves or disables the BARs, as on the
+ * hardware, and the storm would go on against nothing.  Values: zero,
+ * all ones, one bit, small numbers, VRAM-sized addresses or any.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef TESTS_GUEST_HOSTILE_STORM_H
+#define TESTS_GUEST_HOSTILE_STORM_H
+
+#include <stdint.h>
+
+#define STORM_BAR0_SIZE     0x1000000u
+#define STORM_PPCI_BASE     0x088000u
+#define STORM_PPCI_SIZE     0x1000u
+
+typedef struct StormOp {
+    int bar;            /* 0, 1 or 3 */
+    uint32_t off;       /* byte offset in the BAR, 4-aligned */
+    uint32_t val;       /* what a write writes */
+    int write;          /* 0: a read */
+} StormOp;
+
+/* The rows of hw/nv50/nv50.c's block table that the storm aims at. */
+static const struct {
+    uint32_t base, size;
+} storm_rows[] = {
+    { 0x000000, 0x001000 },     /* PMC */
+    { 0x001000, 0x000700 },     /* PBUS */
+    { 0x001700, 0x000900 },     /* PBUS.HOST_MEM */
+    { 0x002000, 0x002000 },     /* PFIFO */
+    { 0x004000, 0x001000 },     /* PCLOCK */
+    { 0x009000, 0x001000 },     /* PTIMER */
+    { 0x00e000, 0x000800 },     /* PNVIO */
+    { 0x070000, 0x001000 },     /* PFLUSH */
+    { 0x090000, 0x002000 },     /* PFIFO_CACHE */
+    { 0x100000, 0x001000 },     /* PFB */
+    { 0x101000, 0x001000 },     /* PSTRAPS */
+    { 0x300000, 0x100000 },     /* PROM */
+    { 0x400000, 0x020000 },     /* PGRAPH */
+    { 0x601000, 0x00f000 },     /* PRMIO */
+    { 0x610000, 0x020000 },     /* PDISPLAY */
+    { 0x640000, 0x010000 },     /* PDISPLAY_USER */
+    { 0x700000, 0x100000 },     /* PMEM */
+    { 0xc00000, 0x400000 },     /* DMA_USER */
+};
+
+/* splitmix64: every seed, 0 included, gives a full-period sequence */
+static inline uint64_t storm_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static inline uint32_t storm_value(uint64_t *state)
+{
+    uint64_t r = storm_rand(state);
+    uint32_t v = (uint32_t)(r >> 32);
+
+    switch (r & 7) {
+    case 0:
+        return 0;
+    case 1:
+        return 0xffffffffu;
+    case 2:
+        return 1u << (v & 31);
+    case 3:
+        return v & 0xff;
+    case 4:
+        return v & 0x0ffff000u;                 /* a 256 MiB address */
+    default:
+        return v;
+    }
+}
+
+static inline uint32_t storm_bar0_offset(uint64_t *state)
+{
+    uint64_t r = storm_rand(state);
+    uint32_t n = sizeof(storm_rows) / sizeof(storm_rows[0]);
+    uint32_t off, span;
+
+    if ((r & 7) == 0) {
+        off = (uint32_t)(r >> 32) % STORM_BAR0_SIZE;
+    } else {
+        uint32_t row = (uint32_t)(r >> 8) % n;
+
+        span = storm_rows[row].size;
+        if (r & 0x10 && span > 0x200) {
+            span = 0x200;
+        }
+        off = storm_rows[row].base + (uint32_t)(r >> 32) % span;
+    }
+    off &= ~3u;
+    if (off - STORM_PPCI_BASE < STORM_PPCI_SIZE) {
+        off += STORM_PPCI_SIZE;                 /* UNK089000: unassigned */
+    }
+    return off;
+}
+
+/*
+ * The next operation; bar1_size and bar3_size are the BARs' sizes in
+ * bytes (multiples of 4).  Seven in ten operations are on BAR0, a third
+ * of all are reads.
+ */
+static inline void storm_next(uint64_t *state, uint32_t bar1_size,
+                              uint32_t bar3_size, StormOp *op)
+{
+    uint64_t r = storm_rand(state);
+    uint32_t pick = (uint32_t)(r % 20);
+
+    op->write = (r >> 8) % 3 != 0;
+    if (pick < 14) {
+        op->bar = 0;
+        op->off = storm_bar0_offset(state);
+    } else if (pick < 17) {
+        op->bar = 1;
+        op->off = (uint32_t)(storm_rand(state) % bar1_size) & ~3u;
+    } else {
+        op->bar = 3;
+        op->off = (uint32_t)(storm_rand(state) % bar3_size) & ~3u;
+    }
+    op->val = op->write ? storm_value(state) : 0;
+}
+
+#endif

@@ -1,0 +1,228 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A hostile guest (issue 14): one boot of "gemu -M g84 -guest-run" whose
+# command runs drm-hostile (drm-hostile.c, built here statically with
+# libdrm-dev's uapi headers, appended to gemu's initramfs by
+# lib/guest-prog.sh) twice:
+#   - "drm-hostile garbage SEED PUSHES": with nouveau bound, a channel of
+#     its own fed garbage push buffers through nouveau's ABI16 ioctls
+#     (random words and headers, bad methods and objects, jumps to
+#     nowhere, copies from unmapped addresses), then an M2MF copy on a
+#     fresh channel, checked word for word;
+#   - "drm-hostile storm SEED SECONDS": nouveau unbound through sysfs,
+#     random reads and writes at random offsets of BAR0, BAR1 and BAR3
+#     (hostile-storm.h, mapped through sysfs resourceN) for SECONDS.
+# gemu's monitor is on stdin (a fifo): during the storm the test asks
+# "info display" and "screendump", and gemu must answer.  Checked:
+#   - gemu exits by itself within the time limit with the command's
+#     status (0: both modes did what they should), the guest having
+#     powered off ("-guest-run exited with status 0");
+#   - gemu's own output (its stderr) has no assert, abort, sanitizer or
+#     "BUG" line;
+#   - before the garbage, nouveau's clean probe (lib/nouveau-checks.sh);
+#   - the garbage's errors reported by nouveau the way the hardware
+#     raises them: a PFIFO DMA_PUSHER (the old-style jump) and a PGRAPH
+#     ILLEGAL_MTHD (a method M2MF lacks) at least; the counts of each
+#     kind of report are printed; no "GPU lockup" (fbcon's own channel
+#     kept its acceleration); "drm-hostile: m2mf-after ok";
+#   - the storm ran to its end (its counts printed) and the monitor
+#     answered "info display" while it ran; the screendump wrote a PNG
+#     or said why not (a random display state may have no frame).
+# Printed, not checked: what the guest kernel said during the storm
+# (interrupts nobody handles: "irq N: nobody cared").
+#
+# Needs qemu-system-x86, linux-image-amd64, busybox-static, a C compiler
+# with static libc (build-essential), libdrm-dev.  One boot, ~2 min.
+#   GEMU_BUILD, GEMU_GUEST_TIMEOUT, GEMU_GUEST_LOG as nouveau-probe.sh
+#   (the log kept as PREFIX-hostile.log, gemu's stderr as
+#   PREFIX-hostile.err)
+#   GEMU_HOSTILE_SEED     the seed of both modes (default 1469; a failure
+#                         replays with the seed it printed)
+#   GEMU_HOSTILE_PUSHES   garbage push buffers (default 200)
+#   GEMU_HOSTILE_SECONDS  the storm's length (default 20)
+# Prints "hostile: N passed, N failed" last.
+set -u
+build=${GEMU_BUILD:-build}
+src=$(cd "$(dirname "$0")/../.." && pwd)
+limit=${GEMU_GUEST_TIMEOUT:-300}
+seed=${GEMU_HOSTILE_SEED:-1469}
+pushes=${GEMU_HOSTILE_PUSHES:-200}
+seconds=${GEMU_HOSTILE_SECONDS:-20}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$src/tests/guest/lib/nouveau-checks.sh"
+. "$src/tests/guest/lib/guest-prog.sh"
+
+run_cmd="drm-hostile garbage $seed $pushes; g=\$?
+echo \"hostile: garbage status \$g\"
+drm-hostile storm $seed $seconds; s=\$?
+echo \"hostile: storm status \$s\"
+exit \$((g | s))"
+
+# The kernel's lines (a printk time stamp on them) of a log
+kernel_lines() {
+    grep -a -o '\[ *[0-9][0-9]*\.[0-9]*\] .*' "$1"
+}
+
+# wait_for TEXT: until the log has TEXT or gemu has ended
+wait_for() {
+    while kill -0 "$pid" 2>/dev/null && ! grep -aqF "$1" "$log"; do
+        sleep 1
+    done
+    grep -aqF "$1" "$log"
+}
+
+hostile_boot() {
+    # shellcheck disable=SC2046
+    if ! err=$(guest_prog_build "$tmp/drm-hostile" \
+               "$src/tests/guest/drm-hostile.c" -static \
+               $(pkg-config --cflags libdrm 2>/dev/null)); then
+        ko "cannot build drm-hostile.c statically: $err"
+        return
+    fi
+    if ! base=$(guest_base_initrd "$build"); then
+        ko "gemu made no guest initramfs in" \
+           "${XDG_CACHE_HOME:-$HOME/.cache}/gemu"
+        return
+    fi
+    if ! guest_prog_initrd "$base" "$tmp/initrd.cpio" bin \
+            "$tmp/drm-hostile"; then
+        ko "cannot append drm-hostile to $base"
+        return
+    fi
+    log="$tmp/hostile.log"
+    errlog="$tmp/hostile.err"
+    shot="$tmp/storm.png"
+    echo "hostile: seed $seed, $pushes garbage pushes, a $seconds s storm"
+    t0=$(date +%s)
+    mkfifo "$tmp/mon"
+    # appending: QEMU appends the serial console to the same file, and
+    # gemu's monitor answers would otherwise overwrite its start
+    : >"$log"
+    timeout -k 10 "$limit" "$build/gemu" -display none -monitor stdio \
+        -M g84 -guest-run "$run_cmd" -- -initrd "$tmp/initrd.cpio" \
+        <"$tmp/mon" >>"$log" 2>"$errlog" &
+    pid=$!
+    exec 3>"$tmp/mon"
+    # the monitor, twice during the storm
+    if wait_for 'drm-hostile: storm: seed'; then
+        sleep 2
+        printf 'info display\n' >&3
+        sleep $((seconds / 2))
+        printf 'screendump %s\n' "$shot" >&3
+    fi
+    wait_for 'drm-hostile: storm: done' >/dev/null
+    exec 3>&-
+    wait $pid
+    rc=$?
+    t1=$(date +%s)
+    tr -d '\r' <"$log" >"$tmp/hostile.txt"
+    log="$tmp/hostile.txt"
+    if test -n "${GEMU_GUEST_LOG:-}"; then
+        cp "$log" "$GEMU_GUEST_LOG-hostile.log"
+        cp "$errlog" "$GEMU_GUEST_LOG-hostile.err"
+    fi
+    echo "hostile: the boot took $((t1 - t0)) s"
+    exit_checks
+    garbage_checks
+    storm_checks
+}
+
+exit_checks() {
+    case $rc in
+    0)  ok "hostile: gemu exited with the command's status 0" ;;
+    124|137) ko "hostile: gemu did not end within $limit s:" \
+                "$(tail -n 3 "$log")" ;;
+    *)  ko "hostile: gemu exited with $rc:" \
+           "$(grep -a '^hostile: \|FAIL' "$log" | head -n 4)" ;;
+    esac
+    if grep -aq '^gemu-guest: -guest-run exited with status' "$log"; then
+        ok "hostile: the guest ran the command and powered off"
+    else
+        ko "hostile: the guest did not finish its command:" \
+           "$(tail -n 3 "$log")"
+    fi
+    bad=$(grep -a -i -E 'assert|abort|sanitizer|runtime error|BUG|segmentation|core dumped' \
+          "$errlog")
+    if test -z "$bad"; then
+        ok "hostile: gemu's own output has no assert, abort, sanitizer" \
+           "or BUG line"
+    else
+        ko "hostile: gemu's own output:"
+        echo "$bad" | head -n 10 | sed 's/^/    /'
+    fi
+}
+
+garbage_checks() {
+    sed -n '1,/drm-hostile: garbage: seed/p' "$log" >"$tmp/probe.log"
+    probe_checks hostile "$tmp/probe.log"
+    sed -n '/drm-hostile: garbage: seed/,/drm-hostile: storm: /p' "$log" |
+        kernel_lines /dev/stdin >"$tmp/garbage.log"
+    grep -a '^drm-hostile: garbage' "$log" | sed 's/^/    /'
+    echo "hostile: what nouveau reported about the garbage:"
+    for what in DMA_PUSHER CACHE_ERROR ILLEGAL_MTHD ILLEGAL_CLASS \
+                DATA_ERROR TRAP_M2MF 'TRAP' 'fault' ' gr: ' 'fifo: '; do
+        echo "    '$what': $(grep -ac -e "$what" "$tmp/garbage.log") lines"
+    done
+    for want in DMA_PUSHER ILLEGAL_MTHD; do
+        line=$(grep -a -m1 -e "$want" "$tmp/garbage.log")
+        if test -n "$line"; then
+            ok "hostile: nouveau reported $want: ${line#*] }"
+        else
+            ko "hostile: nouveau reported no $want for the garbage"
+        fi
+    done
+    if grep -aq 'GPU lockup' "$log"; then
+        ko "hostile: $(grep -a -m1 'GPU lockup' "$log")"
+    else
+        ok "hostile: no 'GPU lockup' (fbcon kept its acceleration)"
+    fi
+    line=$(grep -a -m1 '^drm-hostile: m2mf-after' "$log")
+    case $line in
+    *'m2mf-after ok'*) ok "hostile: ${line#drm-hostile: }" ;;
+    '') ko "hostile: no m2mf-after result:" \
+           "$(grep -a '^drm-hostile: \|^hostile: garbage' "$log" |
+              tail -n 2)" ;;
+    *)  ko "hostile: ${line#drm-hostile: }" ;;
+    esac
+}
+
+storm_checks() {
+    grep -a '^drm-hostile: storm' "$log" | sed 's/^/    /'
+    if grep -aq '^drm-hostile: storm: done' "$log"; then
+        ok "hostile: the storm ran to its end"
+    else
+        ko "hostile: the storm did not end:" \
+           "$(grep -a '^drm-hostile: \|^hostile: storm' "$log" | tail -n 2)"
+    fi
+    sed -n '/drm-hostile: storm: seed/,$p' "$log" >"$tmp/storm.log"
+    if grep -aq "console 0 'g84 head 0'" "$tmp/storm.log"; then
+        ok "hostile: the monitor answered 'info display' during the storm:" \
+           "$(grep -a -m1 -o "console 0 'g84 head 0'.*" "$tmp/storm.log")"
+    else
+        ko "hostile: no answer to 'info display' during the storm"
+    fi
+    if test -s "$shot" && test -n "$(png_size "$shot")"; then
+        ok "hostile: the storm's screendump wrote a $(png_size "$shot" |
+            tr ' ' x) PNG"
+    elif grep -aq 'screendump: ' "$tmp/storm.log"; then
+        ok "hostile: the storm's screendump said why not:" \
+           "$(grep -a -m1 -o 'screendump: .*' "$tmp/storm.log")"
+    else
+        ko "hostile: no answer to 'screendump' during the storm"
+    fi
+    echo "hostile: what the guest kernel said during the storm:"
+    kernel_lines "$tmp/storm.log" | head -n 15 | sed 's/^/    /'
+}
+
+if ! test -x "$build/gemu"; then
+    ko "no $build/gemu (build first)"
+elif ! command -v qemu-system-x86_64 >/dev/null; then
+    ko "qemu-system-x86_64 missing (apt-get install qemu-system-x86)"
+elif ! command -v busybox >/dev/null; then
+    ko "busybox missing (apt-get install busybox-static)"
+else
+    hostile_boot
+fi
+echo "hostile: $pass passed, $fail failed"
+test "$fail" -eq 0
