@@ -6,7 +6,8 @@
 #   FUZZ_TIMEOUT seconds one input may take before it counts as a hang
 #                (default 10)
 # Each harness NAME starts from the seeds in tests/fuzz/corpus/NAME/
-# (read only) and keeps what it finds in GEMU_BUILD/fuzz/corpus/NAME/;
+# (read only; it runs in that directory, where the files seeds name
+# lie) and keeps what it finds in GEMU_BUILD/fuzz/corpus/NAME/;
 # tests/fuzz/NAME.dict is its dictionary when there is one.  A crash,
 # leak, UB report, hang (FUZZ_TIMEOUT) or out-of-memory (2 GiB) fails
 # the run: the input is left in GEMU_BUILD/fuzz/crashes/NAME/ and the
@@ -39,10 +40,11 @@ for bin in "$@"; do
     dict=
     mkdir -p "$work" "$crashes"
     test -f "$src/tests/fuzz/$name.dict" && dict="-dict=$src/tests/fuzz/$name.dict"
-    test -d "$seeds" || seeds=
-    # the harnesses read no files, but a scene or state file may name one:
-    # relative names resolve in a scratch directory
-    (cd "$build/fuzz/run" &&
+    dir="$build/fuzz/run"
+    test -d "$seeds" && dir=$seeds || seeds=
+    # a scene or state file may name a file: relative names resolve
+    # among the seeds (the .gxp, .s, .hex files the seeds name lie there)
+    (cd "$dir" &&
      ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1} \
      UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
      "$bin" -max_total_time="$secs" -timeout="$timeout" -rss_limit_mb=2048 \
@@ -61,7 +63,7 @@ for bin in "$@"; do
         grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$log" | head -n 5
         for f in $(grep -o "$crashes/[^ ]*" "$log" | sort -u); do
             test -f "$f" || continue
-            echo "  reproduce: (cd $build/fuzz/run && $bin $f)"
+            echo "  reproduce: (cd $dir && $bin $f)"
         done
     fi
 done

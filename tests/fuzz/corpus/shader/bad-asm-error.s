@@ -1,0 +1,3 @@
+mov b32 $r1 $r2
+frobnicate $r1
+exit nop

@@ -1,0 +1,3 @@
+mov b32 $r1 p[0x10]
+emit
+restart
