@@ -71,6 +71,14 @@ static bool test_alu(UsseCtx *c, unsigned it, unsigned ch, TestVal *out)
     UsseRef r1 = usse_ref(c, USSE_SRC1, it), r2 = usse_ref(c, USSE_SRC2, it);
     uint32_t a, b;
 
+    /*
+     * The scalar operations (RCP, RSQ, LOG, EXP) work on src1's channel
+     * x and every channel tests that one result (hardware:
+     * vtstmsk_log_mask2 writes channel x's outcome to i0.x and i0.y).
+     */
+    if (alu >= 0x04 && alu <= 0x07) {
+        ch = 0;
+    }
     /* vscomp: src2's channel x against every channel (Vita3K) */
     if (!test_src(c, &r1, alu, ch, f16, &a) ||
         !test_src(c, &r2, alu, insn->f[UF_VSCOMP] ? 0 : ch, f16, &b)) {
@@ -92,6 +100,9 @@ static bool test_alu(UsseCtx *c, unsigned it, unsigned ch, TestVal *out)
         case 0x09: r = fminf(x, y); break;
         case 0x0a: r = fmaxf(x, y); break;
         case 0x0b: case 0x0c: {
+            /* the derivative of src2 (hardware: the vtstmsk_dsy cases
+               follow pa20's, not pa16's, across the vertex quad) */
+            unsigned sch = insn->f[UF_VSCOMP] ? 0 : ch;
             r = 0.0f;
             if (c->snap) {
                 unsigned l = c->lane;
@@ -101,8 +112,8 @@ static bool test_alu(UsseCtx *c, unsigned it, unsigned ch, TestVal *out)
                 uint32_t va, vb;
                 na.in = &c->snap[qa];
                 nb.in = &c->snap[qb];
-                if (!test_src(&na, &r1, alu, ch, f16, &va) ||
-                    !test_src(&nb, &r1, alu, ch, f16, &vb)) {
+                if (!test_src(&na, &r2, alu, sch, f16, &va) ||
+                    !test_src(&nb, &r2, alu, sch, f16, &vb)) {
                     usse_trap_fixup(c);
                     return false;
                 }

@@ -31,6 +31,7 @@ struct UsseProgram {
     size_t n;
     UsseInsn *insn;
     bool *ok;               /* decoded */
+    bool derivatives;       /* some instruction reads its quad (DSX/DSY) */
 };
 
 struct UsseRun {
@@ -118,6 +119,11 @@ static inline uint32_t usse_u(float f)
 
 /* Channel mask the predicate allows (0 = skip; per-channel: p0..p3). */
 unsigned usse_pred_mask(const UsseInst *in, unsigned pred);
+
+/* VMAD2's write mask @mask as the halves/words it writes (exec-vec.c). */
+unsigned usse_vmad2_mask(unsigned fmt, unsigned bank, unsigned mask);
+/* The channels of @mask a VPCK from format @sfmt converts (exec-vec.c). */
+unsigned usse_vpck_mask(unsigned sfmt, unsigned mask);
 
 /* The executors: true = go on, false = trapped. */
 bool usse_exec_vector(UsseCtx *c);      /* op1 0..8 */

@@ -74,8 +74,28 @@ static float dsxy(UsseCtx *c, const UsseRef *r, unsigned fmt, unsigned ch,
     return vb - va;
 }
 
-/* VMAD2 (op1 0): dst = src1 * src2 + src0 (the corpus' secondary
-   programs fold float4(pos, 1, 0.5) * wvp this way). */
+/*
+ * VMAD2's write mask on an F16 unified-store destination (r, o, pa, sa):
+ * bit 0 (x) writes the 64-bit unit's first register (halves 0, 1), bit 2
+ * (z) its second (halves 2, 3); bits 1 and 3 write nothing (Vita3K's
+ * decoder; UNVERIFIED: no hardware case sets them).  Hardware: the
+ * vmad16 and p4gfrag1 cases write .xz and read all four halves back.
+ * Other banks and F32 take the mask as it is.
+ */
+unsigned usse_vmad2_mask(unsigned fmt, unsigned bank, unsigned mask)
+{
+    if (fmt != USSE_FMT_F16 ||
+        (bank != USSE_BANK_TEMP && bank != USSE_BANK_OUTPUT &&
+         bank != USSE_BANK_PA && bank != USSE_BANK_SA)) {
+        return mask;
+    }
+    return (mask & 1 ? 3u : 0u) | (mask & 4 ? 12u : 0u);
+}
+
+/* VMAD2 (op1 0): dst = src0 * src1 + src2, for F32 and F16 alike.
+   Hardware: the vmad16 cases (F16); SDL's color_v secondary (F32)
+   folds 0.5 * row2 + row3 of its matrix this way, which is what SDL's
+   orthographic matrix (translation in row 3) needs on a real console. */
 static bool exec_vmad2(UsseCtx *c, unsigned pmask)
 {
     const UsseInsn *insn = c->insn;
@@ -86,7 +106,8 @@ static bool exec_vmad2(UsseCtx *c, unsigned pmask)
         UsseRef s0 = usse_ref(c, USSE_SRC0, it);
         UsseRef s1 = usse_ref(c, USSE_SRC1, it);
         UsseRef s2 = usse_ref(c, USSE_SRC2, it);
-        unsigned mask = insn->opnd[USSE_DST].mask & pmask;
+        unsigned mask = usse_vmad2_mask(fmt, d.bank,
+                                        insn->opnd[USSE_DST].mask) & pmask;
         float res[4] = { 0 };
 
         for (unsigned ch = 0; ch < 4; ch++) {
@@ -98,7 +119,7 @@ static bool exec_vmad2(UsseCtx *c, unsigned pmask)
                 !src_ch(c, &s2, fmt, ch, &e)) {
                 return false;
             }
-            res[ch] = b * e + a;
+            res[ch] = a * b + e;
         }
         if (!put_chans(c, &d, fmt, mask, res)) {
             return false;
@@ -308,13 +329,19 @@ static bool mov_test(unsigned fmt, uint32_t raw, unsigned test)
     }
 }
 
-/* VMOV (op1 7): bit-exact moves; VMOVC/VMOVCU8 pick src1 where src0
-   passes the test, else src2. */
+/*
+ * VMOV (op1 7): bit-exact moves; VMOVC/VMOVCU8 pick src1 where src0
+ * passes the test, else src2.  VMOVC tests src0 in the move's format;
+ * VMOVCU8 tests byte c of src0 (a U8 test mask) for channel c and moves
+ * the data in the move's format (hardware: vtstmsk_gt_mask0 and _dsy:
+ * `vmovcu8.f32 pa8.x` moves whole F32 words, chosen by byte 0).
+ */
 static bool exec_vmov(UsseCtx *c, unsigned pmask)
 {
     const UsseInsn *insn = c->insn;
     bool cond = insn->op != UOP_VMOV;
-    unsigned fmt = insn->op == UOP_VMOVCU8 ? USSE_FMT_U8 : insn->fmt;
+    unsigned fmt = insn->fmt;
+    unsigned tfmt = insn->op == UOP_VMOVCU8 ? USSE_FMT_U8 : fmt;
 
     for (unsigned it = 0; it < insn->repeat; it++) {
         UsseRef d = usse_ref(c, USSE_DST, it);
@@ -332,10 +359,10 @@ static bool exec_vmov(UsseCtx *c, unsigned pmask)
                 uint32_t t;
                 /* csel: test channel x for all (UNVERIFIED) */
                 unsigned tch = insn->f[UF_CSEL] ? 0 : ch;
-                if (!usse_eget(c, &s0, fmt, tch, &t)) {
+                if (!usse_eget(c, &s0, tfmt, tch, &t)) {
                     return false;
                 }
-                if (!mov_test(fmt, t, insn->f[UF_TEST])) {
+                if (!mov_test(tfmt, t, insn->f[UF_TEST])) {
                     if (!usse_eget(c, &s2, fmt, ch, &res[ch])) {
                         return false;
                     }
@@ -362,6 +389,23 @@ static bool exec_vmov(UsseCtx *c, unsigned pmask)
  * and goes to element c of the destination format; scale normalises
  * integer formats to [0, 1] / [-1, 1].
  */
+/*
+ * The channels a VPCK converts: those of its mask, but from a packed
+ * (not F32) source only the first two of them: hardware
+ * (vtstmsk_gt_mask0_reg) `vpck.f16.u8 pa8.xyzw` writes pa8 and leaves
+ * pa9 as it was.  UNVERIFIED beyond U8 sources and the mask xyzw; F32
+ * sources convert all four (p4gfrag1's `vpck.f16.f32 sa0.xyzw`).
+ */
+unsigned usse_vpck_mask(unsigned sfmt, unsigned mask)
+{
+    if (sfmt != USSE_FMT_F32) {
+        unsigned first = mask & -mask;
+        unsigned rest = mask & ~first;
+        return first | (rest & -rest);
+    }
+    return mask;
+}
+
 static bool exec_vpck(UsseCtx *c, unsigned pmask)
 {
     const UsseInsn *insn = c->insn;
@@ -372,7 +416,8 @@ static bool exec_vpck(UsseCtx *c, unsigned pmask)
         UsseRef d = usse_ref(c, USSE_DST, it);
         UsseRef s1 = usse_ref(c, USSE_SRC1, it);
         UsseRef s2 = usse_ref(c, USSE_SRC2, it);
-        unsigned mask = insn->opnd[USSE_DST].mask & pmask;
+        unsigned mask = usse_vpck_mask(sf, insn->opnd[USSE_DST].mask) &
+                        pmask;
         double val[4] = { 0 };
 
         for (unsigned ch = 0; ch < 4; ch++) {

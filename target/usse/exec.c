@@ -85,6 +85,14 @@ static uint16_t const_rom_f16(unsigned n, unsigned ch)
 
 /* ---- programs ---- */
 
+/* Does the instruction read a neighbour's register (a derivative)? */
+static bool is_derivative(const UsseInsn *insn)
+{
+    return insn->op == UOP_VDSX || insn->op == UOP_VDSY ||
+           ((insn->op == UOP_VTST || insn->op == UOP_VTSTMSK) &&
+            (insn->f[UF_ALU] == 0x0b || insn->f[UF_ALU] == 0x0c));
+}
+
 UsseProgram *usse_program_new(const uint64_t *code, size_t n)
 {
     UsseProgram *p = g_new0(UsseProgram, 1);
@@ -97,6 +105,9 @@ UsseProgram *usse_program_new(const uint64_t *code, size_t n)
         /* group 27 is reserved: whatever it decodes to, it is illegal */
         if (p->insn[i].group == 27) {
             p->ok[i] = false;
+        }
+        if (p->ok[i] && is_derivative(&p->insn[i])) {
+            p->derivatives = true;
         }
     }
     return p;
@@ -1016,13 +1027,12 @@ unsigned usse_run_instances(const UsseRun *run)
     return run->n;
 }
 
-/* Does the instruction read other instances of its quad? */
-static bool needs_quad(const UsseInsn *insn)
+/* Does the instruction read other instances of its quad?  Vertices:
+   derivatives only (a vertex SMP has no implicit LOD). */
+static bool needs_quad(const UsseRun *run, const UsseInsn *insn)
 {
-    return insn->op == UOP_VDSX || insn->op == UOP_VDSY ||
-           insn->op == UOP_SMP ||
-           ((insn->op == UOP_VTST || insn->op == UOP_VTSTMSK) &&
-            (insn->f[UF_ALU] == 0x0b || insn->f[UF_ALU] == 0x0c));
+    return is_derivative(insn) ||
+           (insn->op == UOP_SMP && run->env.stage == USSE_STAGE_FRAGMENT);
 }
 
 /* Run one group (a quad, or one instance) to the end. */
@@ -1048,7 +1058,7 @@ static UsseRunStatus run_group(UsseRun *run, unsigned first, unsigned size)
         }
 
         const UsseInsn *insn = &prog->insn[pc];
-        bool quad = size == USSE_QUAD && needs_quad(insn);
+        bool quad = size == USSE_QUAD && needs_quad(run, insn);
 
         if (run->env.trace &&
             !run->env.trace(run->env.opaque, run, first, pc, insn)) {
@@ -1098,17 +1108,36 @@ static UsseRunStatus run_group(UsseRun *run, unsigned first, unsigned size)
     }
 }
 
+/*
+ * Instances per group.  Fragments: quads.  Vertices run in quads too
+ * when the program takes a derivative: hardware computes a vertex
+ * program's DSY from the other vertices of its group of four, the lanes
+ * laid out as a fragment quad's (vertex 0, 1 above 2, 3: the
+ * vtstmsk_dsy cases); otherwise one at a time.  A last group of fewer
+ * than four vertices sees no neighbours (UNVERIFIED: derivative 0).
+ */
+static unsigned group_size(const UsseRun *run)
+{
+    if (run->launch.secondary) {
+        return 1;
+    }
+    if (run->env.stage == USSE_STAGE_FRAGMENT || run->prog->derivatives) {
+        return USSE_QUAD;
+    }
+    return 1;
+}
+
 UsseRunStatus usse_run_exec(UsseRun *run)
 {
-    unsigned size = !run->launch.secondary &&
-                    run->env.stage == USSE_STAGE_FRAGMENT ? USSE_QUAD : 1;
+    unsigned size = group_size(run);
 
     if (run->res.status == USSE_RUN_TRAP) {
         return USSE_RUN_TRAP;
     }
     run->res.status = USSE_RUN_DONE;
     while (run->next_group * size < run->n) {
-        UsseRunStatus st = run_group(run, run->next_group * size, size);
+        unsigned first = run->next_group * size;
+        UsseRunStatus st = run_group(run, first, MIN(size, run->n - first));
         if (st != USSE_RUN_DONE) {
             run->res.status = st;
             return st;

@@ -394,6 +394,7 @@ const UsseOpndDesc usse_dual_us[2] = {
     FLAG("and", 39, UF_TEST_AND), FLAG("prec", 47, UF_PREC), \
     FLAG("vscomp", 46, UF_VSCOMP), FLAG("wb", 20, UF_WBEN), \
     FLAG("once", 53, UF_ONCEONLY), FLAG("skipinv", 55, UF_SKIPINV), \
+    FLAG("nosched", 54, UF_NOSCHED), \
     FLAG("syncs", 52, UF_SYNCSTART), RPT(44, 2)
 
 /* ---- bitwise (op1 10..14) ---- */

@@ -46,7 +46,8 @@ expect_bad() {
 }
 
 # --- color_v.gxp: secondary program folds (pos, 1, 0.5) into SA, then
-#     o0..o3 = (x, y, 1, 0.5) * wvp, o4..o7 = colour, o8 = psize 1.0.
+#     o0..o3 = (x, y, 0.5, 1) * wvp (VMAD2's hardware order: the Cg's
+#     (x, y, 1, 0.5) with z and w swapped), o4..o7 = colour, o8 = psize 1.0.
 #     wvp = 2 * identity + translation row (3, 4, 5, 6)
 cat > "$tmp/color_v.state" <<EOF
 chip sgx543
@@ -67,21 +68,21 @@ thread all pa[4] = 0.25f
 thread all pa[7] = 1.0f
 dump o[0..9]
 EOF
-# x: 2x + 0.5*3, y: 2y + 0.5*4, z: 2 + 0.5*5, w: 0.5*(2 + 0) ... row3.w = 2
+# x: 2x + 3, y: 2y + 4, z: 0.5*2 + 5, w: row3.w = 2
 cat > "$tmp/color_v.want" <<EOF
-thread 0 o[0] = 0x40600000
-thread 0 o[1] = 0x00000000
-thread 0 o[2] = 0x40900000
-thread 0 o[3] = 0x3f800000
+thread 0 o[0] = 0x40a00000
+thread 0 o[1] = 0x40000000
+thread 0 o[2] = 0x40c00000
+thread 0 o[3] = 0x40000000
 thread 0 o[4] = 0x3e800000
 thread 0 o[5] = 0x00000000
 thread 0 o[6] = 0x00000000
 thread 0 o[7] = 0x3f800000
 thread 0 o[8] = 0x3f800000
-thread 1 o[0] = 0x40200000
-thread 1 o[1] = 0x00000000
-thread 1 o[2] = 0x40900000
-thread 1 o[3] = 0x3f800000
+thread 1 o[0] = 0x40800000
+thread 1 o[1] = 0x40000000
+thread 1 o[2] = 0x40c00000
+thread 1 o[3] = 0x40000000
 thread 1 o[4] = 0x3e800000
 thread 1 o[5] = 0x00000000
 thread 1 o[6] = 0x00000000
@@ -110,8 +111,8 @@ EOF
 cat > "$tmp/texture_v.want" <<EOF
 thread 0 o[0] = 0x40400000
 thread 0 o[1] = 0x40800000
-thread 0 o[2] = 0x3f800000
-thread 0 o[3] = 0x3f000000
+thread 0 o[2] = 0x3f000000
+thread 0 o[3] = 0x3f800000
 thread 0 o[4] = 0x00000088
 thread 0 o[5] = 0x00000000
 thread 0 o[6] = 0x00000000
@@ -251,10 +252,10 @@ fi
 #     to sa0 (its r0 is SA), the primary copies sa0 and pa1 to o4, o5
 cat > "$tmp/two.lst" <<EOF
 ; primary program: 2 instructions at file offset 0x0
-00000: 0000000000000000  or o4, sa0, #0
-00001: 0000000000000000  or o5, pa1, #0
+00000: 50010009e0800000  or o4, sa0, #0
+00001: 50010009a0a00080  or o5, pa1, #0
 ; secondary program: 1 instructions at file offset 0x0
-00000: 0000000000000000  limm r0, 0x3f000000
+00000: fc20f18000000000  this text is not read: the word is
 EOF
 cat > "$tmp/two.case" <<EOF
 vertex 0 pa[1] = 0.25f
@@ -291,6 +292,43 @@ printf 'chip sgx543\ncode prim.s\nsecondary sec.s\ndump o[4]\n' \
 echo 'thread 0 o[4] = 0x3f800000' > "$tmp/secondary.want"
 run secondary 0
 
+# --- rig corners: bytes read at the corner pixels of a 960x544 target
+#     (two triangles 0 1 2, 1 2 3): a vertex at 0 takes a little of a
+#     neighbour at 255.0 (worked out by hand: 0.5/544 - 0.5/960 of it
+#     at vertex 2 is 26/255; o5: 34 = 0.5/960, 60 = 0.5/544 of 255)
+printf 'or o0, pa0, #0\nor o1, pa1, #0\nor o4, pa2, #0\nor o5, pa3, #0\n' \
+    > "$tmp/rig.s"
+cat > "$tmp/rig.state" <<EOF
+chip sgx543
+code rig.s
+threads 4
+rig corners 960 544
+vertex all pa[0] = -1.0f
+vertex all pa[1] = -1.0f
+vertex 1 pa[0] = 1.0f
+vertex 3 pa[0] = 1.0f
+vertex 2 pa[1] = 1.0f
+vertex 3 pa[1] = 1.0f
+vertex 0 pa[2] = 255.0f
+vertex 1 pa[3] = 255.0f
+vertex 0 expect o4=255 o5=34
+vertex 1 expect o4=0 o5=255
+vertex 2 expect o4=26 o5=34
+vertex 3 expect o4=0 o5=60
+EOF
+cat > "$tmp/rig.want" <<EOF
+thread 0 o[4] = 0x437f0000 byte 255 expect 255: ok
+thread 0 o[5] = 0x00000000 byte 34 expect 34: ok
+thread 1 o[4] = 0x00000000 byte 0 expect 0: ok
+thread 1 o[5] = 0x437f0000 byte 255 expect 255: ok
+thread 2 o[4] = 0x00000000 byte 26 expect 26: ok
+thread 2 o[5] = 0x00000000 byte 34 expect 34: ok
+thread 3 o[4] = 0x00000000 byte 0 expect 0: ok
+thread 3 o[5] = 0x00000000 byte 60 expect 60: ok
+expect: 8 met, 0 missed (tolerance 0)
+EOF
+run rig 0
+
 # --- bad state files
 printf 'chip sgx543\ngxp %s\nsecondary sec.s\n' "$corpus/color_v.gxp" \
     > "$tmp/gxpsec.state"
@@ -306,6 +344,11 @@ expect_bad notout "oN=BYTE"
 printf 'chip sgx543\nstage fragment\ncode prim.s\nvertex 0 pa[0] = 1\n' \
     > "$tmp/fragvertex.state"
 expect_bad fragvertex "for vertex programs"
+printf 'chip sgx543\ncode prim.s\nrig corners 960 544\n' > "$tmp/rig1.state"
+expect_bad rig1 "four vertices"
+printf 'chip sgx543\ncode prim.s\nthreads 4\nrig edges 9 9\n' \
+    > "$tmp/rigkind.state"
+expect_bad rigkind "unknown rig 'edges'"
 printf 'include loop.inc\n' > "$tmp/loop.inc"
 printf 'chip sgx543\ncode prim.s\ninclude loop.inc\n' > "$tmp/incloop.state"
 "$bin" "$tmp/incloop.state" > /dev/null 2> "$tmp/incloop.err"

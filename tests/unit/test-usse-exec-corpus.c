@@ -158,8 +158,17 @@ static void check_vertex_program(const char *name)
 
     for (unsigned v = 0; v < NV; v++) {
         const uint32_t *vp = pa + v * 16;
+        /*
+         * With a matrix, the secondary program folds its rows 2 and 3
+         * with one VMAD2 (src0 * src1 + src2, the hardware's order):
+         * row 2 times the constant 0.5, plus row 3.  So on a console
+         * these programs compute mul(float4(pos, w, z), wvp), the Cg's
+         * two constants swapped, and that is what SDL's GL-style
+         * orthographic matrix (translation in row 3) needs: w = 1.
+         */
         float in[4] = { bitsf(vp[pos->resource]),
-                        bitsf(vp[pos->resource + 1]), z, w };
+                        bitsf(vp[pos->resource + 1]),
+                        has_wvp ? w : z, has_wvp ? z : w };
         unsigned k = 4;
 
         for (int j = 0; j < 4; j++) {

@@ -99,16 +99,17 @@ static UsseRun *run1f(const char *src, const float *pa, unsigned n)
 
 START_TEST(test_vmad2_order)
 {
-    /* dst = src1 * src2 + src0; c12.x = 0.5 */
+    /* dst = src0 * src1 + src2 (hardware: the vmad16 cases, see
+       test-usse-hw.c); c12.x = 0.5 */
     static const float pa[8] = { 1, 2, 3, 4, 10, 20, 30, 40 };
     UsseRun *run = run1f("vmad.f32 r0.xy, pa0.xyzw, c12.xxxx, pa4.xyzw\n"
                          "vmad.f32 r2.xy, pa2.xyzw, c12.xxxx, pa6.xyzw\n",
                          pa, 8);
 
-    ck_assert_float_eq(RF(run, 0, 0), 6.0f);
-    ck_assert_float_eq(RF(run, 0, 1), 12.0f);
-    ck_assert_float_eq(RF(run, 0, 2), 18.0f);
-    ck_assert_float_eq(RF(run, 0, 3), 24.0f);
+    ck_assert_float_eq(RF(run, 0, 0), 10.5f);
+    ck_assert_float_eq(RF(run, 0, 1), 21.0f);
+    ck_assert_float_eq(RF(run, 0, 2), 31.5f);
+    ck_assert_float_eq(RF(run, 0, 3), 42.0f);
     usse_run_free(run);
 }
 END_TEST
@@ -253,7 +254,9 @@ START_TEST(test_vpck)
         "vpck.s8.f32.scale r3.xyzw, pa4.xyzw, pa6\n"
         "vpck.u16.f32 r4.xy, pa4.zwzw, pa6\n"          /* sel z w */
         "vpck.f32.f32 r6.xyzw, pa0.wzyx, pa2\n"
-        "vpck.f32.u8.scale r10.xyzw, r0.xyzw, r0\n"
+        /* a packed source converts two channels (test-usse-hw.c) */
+        "vpck.f32.u8.scale r10.xy, r0.xyzw, r0\n"
+        "vpck.f32.u8.scale r12.xy, r0.zwzw, r0\n"
         "vpck.s16.f32 r14.xy, pa6.xyzw, pa6\n"
         "vpck.c10.f32 r15.xyz, pa0.xyzw, pa2\n", pa, 8);
 
@@ -470,9 +473,9 @@ START_TEST(test_more_formats)
         "vpck.o8.f32 r6.xy, pa8.xyzw, pa10\n"
         "vpck.f32.o8 r8.xy, r6.xyzw, r6\n", &ts, USSE_RUN_DONE);
 
-    /* f16: pa0 + 0.5 * pa2 = 2 4 6 8 */
-    ck_assert_uint_eq(R(run, 0, 0), 0x44004000);
-    ck_assert_uint_eq(R(run, 0, 1), 0x48004600);
+    /* f16: 0.5 * pa0 + pa2 = 2.5 5 7.5 10 */
+    ck_assert_uint_eq(R(run, 0, 0), 0x45004100);
+    ck_assert_uint_eq(R(run, 0, 1), 0x49004780);
     ck_assert_float_eq(RF(run, 0, 2), 0.5f);
     /* 2^0 = 1.0 = 255 in the three c10 fields */
     ck_assert_uint_eq(R(run, 0, 4), 0x0ff3fcff);

@@ -36,6 +36,8 @@ typedef struct UState {
     int chip_line, stage_line, code_line, threads_line, sec_line;
     int tol_line;
     int code_kind;          /* UCodeKind of the code line */
+    unsigned rig_w, rig_h;  /* "rig corners W H"; 0: expect the outputs */
+    int rig_line;
 } UState;
 
 /* "vertex V expect oN=B": output N of thread V read as a colour byte. */
@@ -114,11 +116,40 @@ static bool load_words(ShaderLexer *lx, const char *path, const char *bytes,
     return true;
 }
 
-static bool assemble(ShaderLexer *lx, const char *path, const char *text,
+/*
+ * A listing line "PPPPP: WWWWWWWWWWWWWWWW  text" stands for its word:
+ * the text is a disassembler's reading, which may be older than ours
+ * (a bit it printed as [unk ...] may have a name now).  Other lines
+ * stay assembly.
+ */
+static char *listing_to_words(const char *text)
+{
+    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    GString *out = g_string_new(NULL);
+
+    for (int i = 0; lines[i]; i++) {
+        const char *l = lines[i] + strspn(lines[i], " \t");
+        size_t pc = strspn(l, "0123456789abcdefABCDEF");
+        const char *w = l + pc + 1;
+
+        w += pc && l[pc] == ':' ? strspn(w, " \t") : 0;
+        if (pc && l[pc] == ':' &&
+            strspn(w, "0123456789abcdefABCDEF") == 16 &&
+            (!w[16] || g_ascii_isspace(w[16]))) {
+            g_string_append_printf(out, ".word 0x%.16s\n", w);
+        } else {
+            g_string_append_printf(out, "%s\n", lines[i]);
+        }
+    }
+    return g_string_free(out, FALSE);
+}
+
+static bool assemble(ShaderLexer *lx, const char *path, const char *src,
                      const char *what, uint64_t **code, size_t *n)
 {
     g_autoptr(GArray) words = g_array_new(FALSE, FALSE, sizeof(uint64_t));
     g_autofree char *err = NULL;
+    g_autofree char *text = listing_to_words(src);
 
     if (!usse_assemble(text, words, &err)) {
         return shader_lex_error(lx, "%s%s: %s", path, what, err);
@@ -378,6 +409,30 @@ static bool parse_line(ShaderLexer *lx, UState *s, const char *dir,
         s->tolerance = v;
         return shader_lex_end(lx, "the tolerance");
     }
+    if (!strcmp(dir, "rig")) {
+        g_autofree char *kind = shader_lex_word(lx);
+        uint64_t w, h;
+        if (pass) {
+            return true;
+        }
+        if (!once(lx, &s->rig_line, "rig")) {
+            return false;
+        }
+        if (strcmp(kind, "corners")) {
+            return shader_lex_error(lx, "unknown rig '%s' (corners W H)",
+                                    kind);
+        }
+        if (!shader_lex_number(lx, "the width", 16384, &w) ||
+            !shader_lex_number(lx, "the height", 16384, &h)) {
+            return false;
+        }
+        if (!w || !h) {
+            return shader_lex_error(lx, "an empty rig target");
+        }
+        s->rig_w = w;
+        s->rig_h = h;
+        return shader_lex_end(lx, "the rig");
+    }
     if (!strcmp(dir, "include")) {
         return include_file(lx, s, pass);
     }
@@ -551,6 +606,11 @@ static bool ustate_parse(UState *s, const char *text, char **errp)
     if (!s->threads_line) {
         s->threads = s->stage == USSE_STAGE_FRAGMENT ? 4 : 1;
     }
+    if (s->rig_line && (s->threads != 4 || s->stage != USSE_STAGE_VERTEX)) {
+        lx.line = s->rig_line;
+        return shader_lex_error(&lx, "'rig corners' is four vertices "
+                                "(threads 4, stage vertex)");
+    }
     if (s->stage == USSE_STAGE_FRAGMENT && s->threads % 4) {
         return shader_lex_error(&lx, "fragment threads come in "
                                 "quads: %u is not a multiple of 4",
@@ -606,14 +666,58 @@ static void print_dumps(const UState *s, const UsseRun *run)
 }
 
 /* A colour output's byte, as the fragment stage writes an UCHAR4 target. */
-static int colour_byte(uint32_t w)
+static int colour_byte(double f)
 {
-    float f = bits_to_f32(w);
-
     if (!(f > 0)) {         /* also NaN */
         return 0;
     }
-    return f >= 1 ? 255 : (int)lrintf(f * 255);
+    return f >= 1 ? 255 : (int)lrint(f * 255);
+}
+
+/*
+ * The rig the hardware cases were read with (docs/tools/gemu-shader.md):
+ * the four vertices, at o0/o1 in clip space (w = 1), drawn as the strip
+ * 0 1 2, 1 2 3 over a W x H target, each case byte read from the pixel
+ * at its vertex's corner, half a pixel inside: what the rasteriser
+ * interpolates there from its triangle's three vertices.  (Console
+ * bytes show it: a vertex at 0 next to one at 255.0 reads 26 or 60.)
+ */
+static double corner_value(const UState *s, const UsseRun *run,
+                           unsigned reg, unsigned v)
+{
+    static const unsigned tri[2][3] = { { 0, 1, 2 }, { 1, 2, 3 } };
+    double x[4], y[4], val[4], cx = 0, cy = 0, px, py;
+
+    for (unsigned k = 0; k < 4; k++) {
+        x[k] = (bits_to_f32(usse_run_reg(run, k, USSE_BANK_OUTPUT, 0)) + 1) *
+               s->rig_w / 2;
+        y[k] = (bits_to_f32(usse_run_reg(run, k, USSE_BANK_OUTPUT, 1)) + 1) *
+               s->rig_h / 2;
+        val[k] = bits_to_f32(usse_run_reg(run, k, USSE_BANK_OUTPUT, reg));
+        cx += x[k] / 4;
+        cy += y[k] / 4;
+    }
+    px = x[v] + (x[v] < cx ? 0.5 : -0.5);
+    py = y[v] + (y[v] < cy ? 0.5 : -0.5);
+    for (unsigned t = 0; t < 2; t++) {
+        const unsigned *i = tri[t];
+        double d = (y[i[1]] - y[i[2]]) * (x[i[0]] - x[i[2]]) +
+                   (x[i[2]] - x[i[1]]) * (y[i[0]] - y[i[2]]);
+        double l0, l1, l2;
+
+        if (!isfinite(d) || d == 0) {
+            continue;
+        }
+        l0 = ((y[i[1]] - y[i[2]]) * (px - x[i[2]]) +
+              (x[i[2]] - x[i[1]]) * (py - y[i[2]])) / d;
+        l1 = ((y[i[2]] - y[i[0]]) * (px - x[i[2]]) +
+              (x[i[0]] - x[i[2]]) * (py - y[i[2]])) / d;
+        l2 = 1 - l0 - l1;
+        if (l0 >= -1e-9 && l1 >= -1e-9 && l2 >= -1e-9) {
+            return l0 * val[i[0]] + l1 * val[i[1]] + l2 * val[i[2]];
+        }
+    }
+    return val[v];          /* not a quad: the vertex's own value */
 }
 
 /* Print every expectation against the outputs; all met? */
@@ -624,7 +728,10 @@ static bool check_expects(const UState *s, const UsseRun *run)
     for (guint i = 0; i < s->expects->len; i++) {
         const UExpect *e = &g_array_index(s->expects, UExpect, i);
         uint32_t w = usse_run_reg(run, e->thread, USSE_BANK_OUTPUT, e->reg);
-        int b = colour_byte(w), d = abs(b - e->byte);
+        int b = colour_byte(s->rig_w ? corner_value(s, run, e->reg,
+                                                    e->thread)
+                                     : bits_to_f32(w));
+        int d = abs(b - e->byte);
 
         printf("thread %u o[%u] = 0x%08x byte %d expect %d: %s\n",
                e->thread, e->reg, w, b, e->byte,
