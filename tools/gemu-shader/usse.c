@@ -8,13 +8,12 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
-#include <math.h>
-#include "gemu/bitops.h"
 #include "block/gxp.h"
 #include "target/usse.h"
 #include "target/usse/exec.h"
 #include "state.h"
 #include "usse.h"
+#include "expect.h"
 
 #define USSE_MAX_THREADS    0x10000u
 #define USSE_MAX_CODE       0x100000u   /* 20-bit PC */
@@ -30,21 +29,13 @@ typedef struct UState {
     GArray *dumps;          /* UDump */
     bool *helper;           /* per thread, or NULL */
     GArray *helpers;        /* thread numbers (second pass) */
-    GArray *expects;        /* UExpect */
-    unsigned tolerance;
+    UsseExpects ex;         /* expect, tolerance, rig */
     int depth;              /* include nesting */
     int chip_line, stage_line, code_line, threads_line, sec_line;
     int tol_line;
     int code_kind;          /* UCodeKind of the code line */
-    unsigned rig_w, rig_h;  /* "rig corners W H"; 0: expect the outputs */
     int rig_line;
 } UState;
-
-/* "vertex V expect oN=B": output N of thread V read as a colour byte. */
-typedef struct UExpect {
-    uint32_t thread, reg;
-    uint8_t byte;
-} UExpect;
 
 #define USSE_MAX_INCLUDE    8
 
@@ -285,7 +276,7 @@ static bool parse_expect(ShaderLexer *lx, UState *s, uint32_t t)
     }
     do {
         g_autofree char *w = shader_lex_word(lx);
-        UExpect e = { .thread = t };
+        UsseExpect e = { .thread = t };
         char *end;
         uint64_t b;
         unsigned long r;
@@ -305,7 +296,7 @@ static bool parse_expect(ShaderLexer *lx, UState *s, uint32_t t)
         }
         e.reg = r;
         e.byte = b;
-        g_array_append_val(s->expects, e);
+        g_array_append_val(s->ex.items, e);
     } while (!shader_lex_at_end(lx));
     return true;
 }
@@ -406,7 +397,7 @@ static bool parse_line(ShaderLexer *lx, UState *s, const char *dir,
             !shader_lex_number(lx, "the tolerance", 255, &v)) {
             return false;
         }
-        s->tolerance = v;
+        s->ex.tolerance = v;
         return shader_lex_end(lx, "the tolerance");
     }
     if (!strcmp(dir, "rig")) {
@@ -429,8 +420,8 @@ static bool parse_line(ShaderLexer *lx, UState *s, const char *dir,
         if (!w || !h) {
             return shader_lex_error(lx, "an empty rig target");
         }
-        s->rig_w = w;
-        s->rig_h = h;
+        s->ex.rig_w = w;
+        s->ex.rig_h = h;
         return shader_lex_end(lx, "the rig");
     }
     if (!strcmp(dir, "include")) {
@@ -550,7 +541,7 @@ static void ustate_free(UState *s)
     g_free(s->helper);
     g_array_free(s->pa, TRUE);
     g_array_free(s->dumps, TRUE);
-    g_array_free(s->expects, TRUE);
+    g_array_free(s->ex.items, TRUE);
 }
 
 static bool parse_text(UState *s, const char *file, const char *text,
@@ -665,88 +656,6 @@ static void print_dumps(const UState *s, const UsseRun *run)
     }
 }
 
-/* A colour output's byte, as the fragment stage writes an UCHAR4 target. */
-static int colour_byte(double f)
-{
-    if (!(f > 0)) {         /* also NaN */
-        return 0;
-    }
-    return f >= 1 ? 255 : (int)lrint(f * 255);
-}
-
-/*
- * The rig the hardware cases were read with (docs/tools/gemu-shader.md):
- * the four vertices, at o0/o1 in clip space (w = 1), drawn as the strip
- * 0 1 2, 1 2 3 over a W x H target, each case byte read from the pixel
- * at its vertex's corner, half a pixel inside: what the rasteriser
- * interpolates there from its triangle's three vertices.  (Console
- * bytes show it: a vertex at 0 next to one at 255.0 reads 26 or 60.)
- */
-static double corner_value(const UState *s, const UsseRun *run,
-                           unsigned reg, unsigned v)
-{
-    static const unsigned tri[2][3] = { { 0, 1, 2 }, { 1, 2, 3 } };
-    double x[4], y[4], val[4], cx = 0, cy = 0, px, py;
-
-    for (unsigned k = 0; k < 4; k++) {
-        x[k] = (bits_to_f32(usse_run_reg(run, k, USSE_BANK_OUTPUT, 0)) + 1) *
-               s->rig_w / 2;
-        y[k] = (bits_to_f32(usse_run_reg(run, k, USSE_BANK_OUTPUT, 1)) + 1) *
-               s->rig_h / 2;
-        val[k] = bits_to_f32(usse_run_reg(run, k, USSE_BANK_OUTPUT, reg));
-        cx += x[k] / 4;
-        cy += y[k] / 4;
-    }
-    px = x[v] + (x[v] < cx ? 0.5 : -0.5);
-    py = y[v] + (y[v] < cy ? 0.5 : -0.5);
-    for (unsigned t = 0; t < 2; t++) {
-        const unsigned *i = tri[t];
-        double d = (y[i[1]] - y[i[2]]) * (x[i[0]] - x[i[2]]) +
-                   (x[i[2]] - x[i[1]]) * (y[i[0]] - y[i[2]]);
-        double l0, l1, l2;
-
-        if (!isfinite(d) || d == 0) {
-            continue;
-        }
-        l0 = ((y[i[1]] - y[i[2]]) * (px - x[i[2]]) +
-              (x[i[2]] - x[i[1]]) * (py - y[i[2]])) / d;
-        l1 = ((y[i[2]] - y[i[0]]) * (px - x[i[2]]) +
-              (x[i[0]] - x[i[2]]) * (py - y[i[2]])) / d;
-        l2 = 1 - l0 - l1;
-        if (l0 >= -1e-9 && l1 >= -1e-9 && l2 >= -1e-9) {
-            return l0 * val[i[0]] + l1 * val[i[1]] + l2 * val[i[2]];
-        }
-    }
-    return val[v];          /* not a quad: the vertex's own value */
-}
-
-/* Print every expectation against the outputs; all met? */
-static bool check_expects(const UState *s, const UsseRun *run)
-{
-    unsigned met = 0, missed = 0;
-
-    for (guint i = 0; i < s->expects->len; i++) {
-        const UExpect *e = &g_array_index(s->expects, UExpect, i);
-        uint32_t w = usse_run_reg(run, e->thread, USSE_BANK_OUTPUT, e->reg);
-        int b = colour_byte(s->rig_w ? corner_value(s, run, e->reg,
-                                                    e->thread)
-                                     : bits_to_f32(w));
-        int d = abs(b - e->byte);
-
-        printf("thread %u o[%u] = 0x%08x byte %d expect %d: %s\n",
-               e->thread, e->reg, w, b, e->byte,
-               d <= (int)s->tolerance ? "ok" : "MISSED");
-        if (d <= (int)s->tolerance) {
-            met++;
-        } else {
-            missed++;
-        }
-    }
-    printf("expect: %u met, %u missed (tolerance %u)\n", met, missed,
-           s->tolerance);
-    return missed == 0;
-}
-
 int usse_shader_main(const char *path, const char *text, size_t len,
                      uint64_t max_insns, bool trace)
 {
@@ -761,7 +670,7 @@ int usse_shader_main(const char *path, const char *text, size_t len,
 
     s.pa = g_array_new(FALSE, FALSE, sizeof(UPaWord));
     s.dumps = g_array_new(FALSE, FALSE, sizeof(UDump));
-    s.expects = g_array_new(FALSE, FALSE, sizeof(UExpect));
+    s.ex.items = g_array_new(FALSE, FALSE, sizeof(UsseExpect));
     if (strlen(text) != len) {
         fprintf(stderr, "gemu-shader: %s: not a text file (it holds a NUL "
                 "byte)\n", path);
@@ -827,7 +736,8 @@ int usse_shader_main(const char *path, const char *text, size_t len,
         }
     }
     print_dumps(&s, run);
-    if (run && s.expects->len && !check_expects(&s, run) && !status) {
+    if (run && s.ex.items->len && !usse_expects_check(&s.ex, run) &&
+        !status) {
         status = 1;
     }
 out:
