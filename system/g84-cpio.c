@@ -112,3 +112,108 @@ bool cpio_copy(Cpio *c, const char *name, const char *host,
     cpio_pad(c);
     return true;
 }
+
+bool cpio_append(Cpio *c, const char *path, GError **errp)
+{
+    FILE *in = fopen(path, "rb");
+    char buf[1 << 16];
+    size_t n;
+
+    if (!in) {
+        g_set_error(errp, G_FILE_ERROR, g_file_error_from_errno(errno),
+                    "cannot read %s: %s", path, strerror(errno));
+        return false;
+    }
+    /* the kernel wants each archive at a multiple of 4 (zeros between) */
+    cpio_pad(c);
+    while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+        cpio_put(c, buf, n);
+    }
+    if (ferror(in)) {
+        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_IO,
+                    "cannot read %s", path);
+        fclose(in);
+        return false;
+    }
+    fclose(in);
+    cpio_pad(c);
+    return true;
+}
+
+bool cpio_tree(Cpio *c, const char *dir, const char *name, GError **errp)
+{
+    GDir *d = g_dir_open(dir, 0, errp);
+    const char *e;
+    bool ok = true;
+
+    if (!d) {
+        return false;
+    }
+    while (ok && (e = g_dir_read_name(d))) {
+        g_autofree char *host = g_build_filename(dir, e, NULL);
+        g_autofree char *guest = *name ? g_strdup_printf("%s/%s", name, e)
+                                       : g_strdup(e);
+        struct stat st;
+
+        if (lstat(host, &st) < 0) {
+            g_set_error(errp, G_FILE_ERROR, g_file_error_from_errno(errno),
+                        "cannot read %s: %s", host, strerror(errno));
+            ok = false;
+        } else if (S_ISLNK(st.st_mode)) {
+            g_autofree char *target = g_file_read_link(host, errp);
+
+            ok = target != NULL;
+            if (ok) {
+                cpio_entry(c, guest, 0120777, 0, 0, target, strlen(target));
+            }
+        } else if (S_ISDIR(st.st_mode)) {
+            cpio_entry(c, guest, 040000 | (st.st_mode & 07777), 0, 0,
+                       NULL, 0);
+            ok = cpio_tree(c, host, guest, errp);
+        } else if (S_ISREG(st.st_mode)) {
+            ok = cpio_copy(c, guest, host, errp);
+        } else {
+            g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                        "%s is not a file, a directory or a link (devices "
+                        "come from the guest's devtmpfs)", host);
+            ok = false;
+        }
+    }
+    g_dir_close(d);
+    return ok;
+}
+
+bool g84_archive_check(const char *path, GError **errp)
+{
+    /* newc, newc with checksums, odc; gzip, bzip2, xz, lzma, lzo, lz4, zstd */
+    static const struct {
+        const char *magic;
+        size_t len;
+    } magics[] = {
+        { "070701", 6 }, { "070702", 6 }, { "070707", 6 },
+        { "\x1f\x8b", 2 }, { "BZh", 3 }, { "\xfd" "7zXZ", 5 },
+        { "\x5d\x00\x00", 3 }, { "\x89LZO", 4 }, { "\x02\x21\x4c\x18", 4 },
+        { "\x28\xb5\x2f\xfd", 4 },
+    };
+    unsigned char head[6] = { 0 };
+    FILE *f = fopen(path, "rb");
+    size_t n;
+
+    if (!f) {
+        g_set_error(errp, G_FILE_ERROR, g_file_error_from_errno(errno),
+                    "cannot read %s: %s", path, strerror(errno));
+        return false;
+    }
+    n = fread(head, 1, sizeof(head), f);
+    fclose(f);
+    for (size_t i = 0; i < ARRAY_SIZE(magics); i++) {
+        if (n >= magics[i].len && !memcmp(head, magics[i].magic,
+                                          magics[i].len)) {
+            return true;
+        }
+    }
+    g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                "%s is neither a directory nor a cpio archive (\"find . | "
+                "cpio -o -H newc\" makes one)", path);
+    return false;
+}

@@ -16,6 +16,12 @@ const char g84_guest_init[] =
     "mount -t proc proc /proc\n"
     "mount -t sysfs sysfs /sys\n"
     "mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
+    /*
+     * ttyS1 is gemu's control line (system/g84-check.c): -guest-run's
+     * status and gemu-screendump's requests go there, raw (no echo, no
+     * CR before LF).
+     */
+    "stty -F /dev/ttyS1 raw -echo 2>/dev/null\n"
     "echo \"gemu-guest: up after $(cut -d' ' -f1 /proc/uptime) s\"\n"
     "nvargs=\n"
     "off=\n"
@@ -226,5 +232,31 @@ const unsigned char g84_guest_mmiord[] = {
     0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00,
     0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 };
+
+/*
+ * /bin/gemu-screendump [NAME]: a request on gemu's control line; gemu
+ * takes the screendumps of "-screendump when=request[:NAME]" and answers
+ * "gemu-screendump-done ok" (written), "... none" (none asked for NAME)
+ * or "... error TEXT".  Exit status 0, 1 and 1; 2 without an answer.
+ */
+const char g84_guest_screendump[] =
+    "#!/bin/sh\n"
+    "# gemu-screendump [NAME]: ask gemu for a screendump (made by gemu)\n"
+    "case \"${1:--}\" in\n"
+    "*[!A-Za-z0-9._-]*) echo 'gemu-screendump: NAME: letters, digits, . _ -'"
+    " >&2; exit 2 ;;\n"
+    "esac\n"
+    "exec 3<>/dev/ttyS1 || exit 2\n"
+    "stty raw -echo <&3 2>/dev/null\n"
+    "echo \"gemu-screendump ${1:--}\" >&3\n"
+    "if ! read -r -t 600 ans <&3; then\n"
+    "    echo 'gemu-screendump: no answer from gemu' >&2\n"
+    "    exit 2\n"
+    "fi\n"
+    "case \"$ans\" in\n"
+    "'gemu-screendump-done ok'*) exit 0 ;;\n"
+    "*) echo \"gemu-screendump: ${ans#gemu-screendump-done }\" >&2\n"
+    "   exit 1 ;;\n"
+    "esac\n";
 
 const size_t g84_guest_mmiord_len = sizeof(g84_guest_mmiord);

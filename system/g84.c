@@ -21,6 +21,7 @@
 #include "ui/console.h"
 #include "machines.h"
 #include "g84.h"
+#include "g84-check.h"
 #include "g84-record.h"
 
 #include <fcntl.h>
@@ -54,8 +55,7 @@ typedef struct G84Machine {
     char *qmp_sock;             /* the socket in it */
     bool pin_pending;           /* -pin-cpu: not done yet */
     int pin_cpu;                /* its CPU, or GEMU_PIN_CPU_AUTO */
-    char *run_dir;              /* -guest-run: private directory of ... */
-    char *run_status;           /* ... the guest's second serial port */
+    G84Checks chk;              /* screendumps, the guest's serial ports */
     G84Rec *rec;                /* -clock virtual, -record */
 } G84Machine;
 
@@ -200,11 +200,11 @@ static bool serve(G84Machine *m, MPQemuServer *srv, GemuClock *clk)
     int64_t next_ui = 0;
 
     for (;;) {
-        struct pollfd pfd[3 + MONITOR_MAX_POLLFDS] = {
+        struct pollfd pfd[6 + MONITOR_MAX_POLLFDS] = {
             { .fd = srv->fd, .events = POLLIN },
             { .fd = srv->resample_fd, .events = POLLIN },
         };
-        int n = 2, nmon = 0, qi = -1;
+        int n = 2, nmon = 0, qi = -1, ci, nchk;
         bool pending = mpqemu_server_pending(srv);
         /* host ns: the window and QMP run on host time whatever -clock */
         int64_t now = g_get_monotonic_time() * 1000;
@@ -220,6 +220,9 @@ static bool serve(G84Machine *m, MPQemuServer *srv, GemuClock *clk)
         if (m->qmp && qmp_client_pollfd(m->qmp, &pfd[n])) {
             qi = n++;
         }
+        ci = n;
+        nchk = g84_checks_pollfds(&m->chk, pfd + n);
+        n += nchk;
         if (clk->kind == GEMU_CLOCK_HOST) {
             wait = MIN(wait, gemu_clock_next_deadline(clk) -
                              gemu_clock_get_ns(clk));
@@ -249,6 +252,7 @@ static bool serve(G84Machine *m, MPQemuServer *srv, GemuClock *clk)
                 qmp_client_tick(m->qmp, now);
             }
         }
+        g84_checks_tick(&m->chk, m->card);
         if (r <= 0 && !pending) {
             continue;
         }
@@ -261,6 +265,7 @@ static bool serve(G84Machine *m, MPQemuServer *srv, GemuClock *clk)
         if (qi >= 0 && pfd[qi].revents) {
             qmp_client_dispatch(m->qmp, pfd[qi].revents);
         }
+        g84_checks_dispatch(&m->chk, m->card, pfd + ci, nchk);
         if (srv->resample_fd >= 0 && (pfd[1].revents & POLLIN)) {
             mpqemu_server_resample(srv);
         }
@@ -298,12 +303,7 @@ static void g84_teardown(G84Machine *m, GemuClock *clk)
         g_free(m->qmp_sock);
         g_free(m->qmp_dir);
     }
-    if (m->run_dir) {
-        unlink(m->run_status);
-        rmdir(m->run_dir);
-        g_free(m->run_status);
-        g_free(m->run_dir);
-    }
+    g84_checks_free(&m->chk);
     g84_rec_free(m->rec);
     nv50_free(m->card);
     for (int h = 0; h < NV50_HEADS; h++) {
@@ -350,26 +350,35 @@ static char *g84_guest_cmdline(const MachineOptions *opts, GError **errp)
 }
 
 /*
- * -guest-run: the status the guest wrote to its second serial port
- * ("gemu-run-status N"), or -1 if there is none.
+ * gemu's exit status before the checks: -guest-run's (125 when the guest
+ * gave none), else QEMU's; 1 if gemu failed (OK false).
  */
-static int g84_run_status(const char *path)
+static int g84_exit_status(G84Machine *m, const MachineOptions *opts,
+                           int status, bool ok)
 {
-    g_autofree char *text = NULL;
-    const char *p, *last = NULL;
-    int st = -1;
-
-    if (!path || !g_file_get_contents(path, &text, NULL, NULL)) {
-        return -1;
+    if (opts->guest_run) {
+        if (m->chk.run_status >= 0) {
+            return ok ? m->chk.run_status : 1;
+        }
+        gemu_error("g84: -guest-run: the guest ended without the "
+                   "command's exit status (%s)",
+                   m->stopping ? "stopped before it finished"
+                   : WIFSIGNALED(status) ? "QEMU was killed by a signal"
+                   : WEXITSTATUS(status) ? "QEMU failed"
+                   : "see the guest's console above");
+        return G84_RUN_NO_STATUS;
     }
-    for (p = text; (p = strstr(p, "gemu-run-status ")); p++) {
-        last = p;
+    if (m->stopping) {
+        /* the user ended it: QEMU's SIGTERM is no failure */
+        return ok ? 0 : 1;
     }
-    if (last && sscanf(last, "gemu-run-status %d", &st) == 1 &&
-        st >= 0 && st <= 255) {
-        return st;
+    if (WIFSIGNALED(status)) {
+        return 128 + WTERMSIG(status);
     }
-    return -1;
+    if (!ok) {
+        return 1;
+    }
+    return WEXITSTATUS(status);
 }
 
 int g84_machine_run(const MachineOptions *opts)
@@ -379,6 +388,7 @@ int g84_machine_run(const MachineOptions *opts)
     g_autofree char *kernel = NULL, *initrd = NULL, *cmdline = NULL;
     uint64_t ram = 0, vram = 0;
     bool has_accel = false, has_vga = false, has_mem = false;
+    bool initrd_temp = false;
     g_autofree char *derr = NULL;
     MonitorOps mon_ops = {
         .console = g84_console, .refresh = g84_refresh, .quit = g84_quit,
@@ -444,10 +454,23 @@ int g84_machine_run(const MachineOptions *opts)
         gemu_error("g84: -guest-run: the command is empty");
         return 1;
     }
-    if (opts->guest &&
-        !g84_guest_prepare(&kernel, &initrd, opts->guest_mesa, &err)) {
-        gemu_error("g84: cannot make the guest: %s", err->message);
+    if (!g84_checks_init(&m.chk, opts, &derr)) {
+        gemu_error("g84: %s", derr);
+        g84_checks_free(&m.chk);
         return 1;
+    }
+    if (opts->guest) {
+        const G84GuestSpec spec = {
+            .kernel = opts->guest_kernel, .modules = opts->guest_modules,
+            .files = opts->guest_files, .mesa = opts->guest_mesa,
+        };
+
+        if (!g84_guest_prepare(&spec, &kernel, &initrd, &initrd_temp,
+                               &err)) {
+            gemu_error("g84: cannot make the guest: %s", err->message);
+            g84_checks_free(&m.chk);
+            return 1;
+        }
     }
     if (opts->guest_mesa && has_mem &&
         ram < ((uint64_t)G84_MESA_RAM_MIB << 20)) {
@@ -510,16 +533,6 @@ int g84_machine_run(const MachineOptions *opts)
         g84_teardown(&m, &clk);
         return 1;
     }
-    /* -guest-run: the guest's second serial port, a file read at exit */
-    if (opts->guest_run) {
-        m.run_dir = g_dir_make_tmp("gemu-run-XXXXXX", &err);
-        if (!m.run_dir) {
-            gemu_error("g84: -guest-run: %s", err->message);
-            g84_teardown(&m, &clk);
-            return 1;
-        }
-        m.run_status = g_build_filename(m.run_dir, "status", NULL);
-    }
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
         gemu_error("g84: socketpair: %s", strerror(errno));
         g84_teardown(&m, &clk);
@@ -538,22 +551,14 @@ int g84_machine_run(const MachineOptions *opts)
         g_ptr_array_add(args, g_steal_pointer(&cmdline));
         g_ptr_array_add(args, g_strdup("-display"));
         g_ptr_array_add(args, g_strdup("none"));
-        if (mon_stdio) {
-            /* stdin is the monitor's: the guest console only prints */
-            g_ptr_array_add(args, g_strdup("-chardev"));
-            g_ptr_array_add(args, g_strdup("file,id=gemu-serial,"
-                                           "path=/dev/stdout,append=on"));
-            g_ptr_array_add(args, g_strdup("-serial"));
-            g_ptr_array_add(args, g_strdup("chardev:gemu-serial"));
-        } else {
-            g_ptr_array_add(args, g_strdup("-serial"));
-            g_ptr_array_add(args, g_strdup("stdio"));
-        }
-        if (m.run_status) {
-            /* ttyS1: where the guest writes -guest-run's exit status */
-            g_ptr_array_add(args, g_strdup("-serial"));
-            g_ptr_array_add(args, g_strdup_printf("file:%s",
-                                                  m.run_status));
+        /* ttyS0, the console; ttyS1, the control line (g84-check.c) */
+        if (!g84_checks_serial(&m.chk, args, mon_stdio, opts->summary,
+                               &derr)) {
+            gemu_error("g84: %s", derr);
+            close(sv[0]);
+            close(sv[1]);
+            g84_teardown(&m, &clk);
+            return 1;
         }
         g_ptr_array_add(args, g_strdup("-monitor"));
         g_ptr_array_add(args, g_strdup("none"));
@@ -618,6 +623,7 @@ int g84_machine_run(const MachineOptions *opts)
         /* QEMU must not outlive gemu: its device would be gone */
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         fcntl(sv[1], F_SETFD, 0);
+        g84_checks_qemu_fds(&m.chk, true);
         execvp(args->pdata[0], (char **)args->pdata);
         fprintf(stderr, "gemu: g84: cannot start %s: %s\n",
                 (char *)args->pdata[0], strerror(errno));
@@ -625,6 +631,7 @@ int g84_machine_run(const MachineOptions *opts)
     }
     qemu_pid = m.qemu = pid;
     close(sv[1]);
+    g84_checks_qemu_fds(&m.chk, false);
     /* Ctrl-C reaches QEMU too; gemu follows it out when it exits */
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, forward_signal);
@@ -645,40 +652,12 @@ int g84_machine_run(const MachineOptions *opts)
         continue;
     }
     qemu_pid = 0;
-    if (opts->screendump) {
-        g_autofree char *serr = NULL;
-
-        /* the last frame: what head 0 scanned out when QEMU stopped */
-        if (!nv50_screendump(card, 0, opts->screendump, &serr)) {
-            gemu_error("g84: -screendump %s: %s", opts->screendump, serr);
-            ok = false;
-        }
+    g84_checks_end(&m.chk, card);
+    if (initrd_temp) {
+        unlink(initrd);
     }
-    if (opts->guest_run) {
-        int st = g84_run_status(m.run_status);
-
-        g84_teardown(&m, &clk);
-        if (st >= 0) {
-            return ok ? st : 1;
-        }
-        gemu_error("g84: -guest-run: the guest ended without the "
-                   "command's exit status (%s)",
-                   m.stopping ? "stopped before it finished"
-                   : WIFSIGNALED(status) ? "QEMU was killed by a signal"
-                   : WEXITSTATUS(status) ? "QEMU failed"
-                   : "see the guest's console above");
-        return G84_RUN_NO_STATUS;
-    }
+    status = g84_exit_status(&m, opts, status, ok);
+    status = g84_checks_status(&m.chk, opts, status);
     g84_teardown(&m, &clk);
-    if (m.stopping) {
-        /* the user ended it: QEMU's SIGTERM is no failure */
-        return ok ? 0 : 1;
-    }
-    if (WIFSIGNALED(status)) {
-        return 128 + WTERMSIG(status);
-    }
-    if (!ok) {
-        return 1;
-    }
-    return WEXITSTATUS(status);
+    return status;
 }

@@ -8,19 +8,29 @@
 
 #include "gemu/osdep.h"
 
+/* What the user chose of the guest of "gemu -M g84 -guest". */
+typedef struct G84GuestSpec {
+    const char *kernel;         /* -guest-kernel BZIMAGE; NULL: Debian's */
+    const char *modules;        /* -guest-modules DIR; NULL: /lib/modules */
+    const char *files;          /* -guest-files DIR|FILE.cpio; NULL: none */
+    bool mesa;                  /* -guest-mesa */
+} G84GuestSpec;
+
 /*
- * The guest of "gemu -M g84 -guest", made from the machine's Debian
- * packages: *kernel is /boot/vmlinuz-VERSION, *initrd an initramfs with
- * busybox and the nouveau module (and its dependencies) of that kernel,
- * built on first use into the cache directory.  With MESA (-guest-mesa)
- * *initrd is that initramfs followed by a second archive with Mesa's
- * userspace (EGL, GLES, GBM, the DRI drivers, kmscube, eglinfo,
- * glmark2-es2-drm and every library they need), cached beside it.
- * False with *errp set (naming the package to install) if something is
+ * The guest of "gemu -M g84 -guest": *kernel is SPEC's kernel (Debian's
+ * /boot/vmlinuz-VERSION by default), *initrd an initramfs with busybox
+ * and the nouveau module (and its dependencies) of that kernel, built on
+ * first use into the cache directory.  With -guest-mesa *initrd is that
+ * initramfs followed by a second archive with Mesa's userspace (EGL,
+ * GLES, GBM, the DRI drivers, kmscube, eglinfo, glmark2-es2-drm and every
+ * library they need), cached beside it; with -guest-files the user's
+ * files follow in one more archive, in a file of this run
+ * (*initrd_is_temp: the caller removes it).  False with *errp set
+ * (naming the package to install, or what does not fit) if something is
  * missing.
  */
-bool g84_guest_prepare(char **kernel, char **initrd, bool mesa,
-                       GError **errp);
+bool g84_guest_prepare(const G84GuestSpec *spec, char **kernel,
+                       char **initrd, bool *initrd_is_temp, GError **errp);
 
 /*
  * The kernel options the guest always gets: interrupts by polling (QEMU's

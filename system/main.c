@@ -23,6 +23,16 @@ static void usage(FILE *f)
         "                         (glob, e.g. 'nv50_*'; '-trace help' lists)\n"
         "  -scene FILE            sgx543: run a scene (docs/scene-format.md)\n"
         "  -screendump OUT.png    write the last frame as a PNG at exit\n"
+        "  -screendump when=WHEN,file=OUT.png[,compare=GOLDEN.png]\n"
+        "                         g84: WHEN is exit, run (after -guest-run's\n"
+        "                         command), frame:N (head 0's Nth vblank) or\n"
+        "                         request[:NAME] (the guest's gemu-screendump);\n"
+        "                         repeatable (docs/g84-guest.md)\n"
+        "  -compare GOLDEN.png    g84: compare the screendumps with GOLDEN,\n"
+        "                         write OUT-diff.png and exit with 122 when\n"
+        "                         they differ\n"
+        "  -compare-tolerance N   g84: pixels may differ by N/255 a channel\n"
+        "  -summary FILE.json     g84: at exit, the run's results as JSON\n"
         "  -display sdl|png|none  where frames go (default: an SDL2 window\n"
         "                         when a display is available, else none)\n"
         "  -frames DIR            write every new frame to DIR as a PNG\n"
@@ -37,6 +47,12 @@ static void usage(FILE *f)
         "                         guest once nouveau is up, then power off;\n"
         "                         gemu exits with CMD's status (125: the\n"
         "                         guest ended without one); implies -guest\n"
+        "  -guest-kernel BZIMAGE  g84: boot this kernel (implies -guest)\n"
+        "  -guest-modules DIR     g84: nouveau and its modules from DIR/lib/\n"
+        "                         modules (make modules_install\n"
+        "                         INSTALL_MOD_PATH=DIR); implies -guest\n"
+        "  -guest-files DIR|FILE.cpio  g84: laid over the guest's root after\n"
+        "                         gemu's archives; implies -guest\n"
         "  -guest-mesa            g84: add Mesa's userspace to the guest\n"
         "                         (EGL/GLES/GBM, nouveau_dri, kmscube,\n"
         "                         eglinfo, glmark2-es2-drm; a second cached\n"
@@ -110,6 +126,12 @@ int main(int argc, char **argv)
         { "pin-cpu", required_argument, NULL, 'C' },
         { "trace", required_argument, NULL, 'T' },
         { "engine-sync", no_argument, NULL, 'E' },
+        { "guest-kernel", required_argument, NULL, 'K' },
+        { "guest-modules", required_argument, NULL, 'W' },
+        { "guest-files", required_argument, NULL, 'X' },
+        { "compare", required_argument, NULL, 'Y' },
+        { "compare-tolerance", required_argument, NULL, 'Z' },
+        { "summary", required_argument, NULL, 'J' },
         { "clock", required_argument, NULL, 0x100 },
         { "record", required_argument, NULL, 0x101 },
         { NULL, 0, NULL, 0 },
@@ -127,7 +149,34 @@ int main(int argc, char **argv)
             opts.scene = optarg;
             break;
         case 'P':
-            opts.screendump = optarg;
+            if (opts.n_screendumps == MACHINE_MAX_SCREENDUMPS) {
+                gemu_error("-screendump: at most %d",
+                           MACHINE_MAX_SCREENDUMPS);
+                return 1;
+            }
+            opts.screendumps[opts.n_screendumps++] = optarg;
+            opts.screendump = opts.screendump ? opts.screendump : optarg;
+            break;
+        case 'K':
+            opts.guest_kernel = optarg;
+            opts.guest = true;
+            break;
+        case 'W':
+            opts.guest_modules = optarg;
+            opts.guest = true;
+            break;
+        case 'X':
+            opts.guest_files = optarg;
+            opts.guest = true;
+            break;
+        case 'Y':
+            opts.compare = optarg;
+            break;
+        case 'Z':
+            opts.compare_tolerance = optarg;
+            break;
+        case 'J':
+            opts.summary = optarg;
             break;
         case 'I':
             opts.display = optarg;
@@ -225,9 +274,13 @@ int main(int argc, char **argv)
         list_machines();
         return machine ? 0 : 1;
     }
-    if ((opts.guest_run || opts.guest_mesa) && strcmp(machine, "g84")) {
+    if ((opts.guest || opts.compare || opts.compare_tolerance ||
+         opts.summary) && strcmp(machine, "g84")) {
         gemu_error("%s is an option of the g84 machine",
-                   opts.guest_run ? "-guest-run" : "-guest-mesa");
+                   opts.guest_run ? "-guest-run"
+                   : opts.guest_mesa ? "-guest-mesa"
+                   : opts.guest ? "-guest and -guest-*"
+                   : opts.summary ? "-summary" : "-compare");
         return 1;
     }
     for (size_t i = 0; machines[i].name; i++) {

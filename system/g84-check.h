@@ -1,0 +1,97 @@
+/*
+ * Checks without a person (system/g84-check.c, g84-summary.c):
+ * -screendump at chosen moments, -compare with golden images, the
+ * guest's control line (its second serial port: -guest-run's status,
+ * gemu-screendump's requests), the console seen for -summary's JSON.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef SYSTEM_G84_CHECK_H
+#define SYSTEM_G84_CHECK_H
+
+#include "gemu/osdep.h"
+#include "hw/nv50/nv50.h"
+#include "machines.h"
+
+#include <poll.h>
+
+/* gemu's exit status when a screendump differs from its golden image */
+#define G84_EXIT_FRAMES_DIFFER  122
+
+typedef enum G84DumpWhen {
+    G84_DUMP_EXIT,              /* when QEMU has ended (the default) */
+    G84_DUMP_RUN,               /* when -guest-run's command has ended */
+    G84_DUMP_FRAME,             /* at head 0's frame (vblank) N */
+    G84_DUMP_REQUEST,           /* at the guest's gemu-screendump [NAME] */
+} G84DumpWhen;
+
+typedef struct G84Dump {
+    G84DumpWhen when;
+    uint64_t frame;             /* frame:N */
+    char *request;              /* request:NAME; NULL: every request */
+    char *file;                 /* OUT.png; "%d": the how-manyth dump */
+    char *golden;               /* compare= or -compare; NULL: none */
+    unsigned taken;
+} G84Dump;
+
+typedef struct G84Checks {
+    G84Dump *dumps;
+    int ndumps;
+    int tolerance;              /* -compare-tolerance, 0-255 */
+    int64_t t0;                 /* monotonic us at the start */
+    int ctl_fd;                 /* gemu's end of the guest's ttyS1; -1 */
+    int ctl_qemu;               /* QEMU's end, until QEMU has it; -1 */
+    int con_qemu;               /* the console's (-summary) */
+    GString *ctl_in;            /* what came of a line so far */
+    int con_fd;                 /* gemu's end of the console (-summary) */
+    bool con_stdin;             /* stdin goes to the console */
+    GString *con_line;
+    GPtrArray *nouveau_errors;  /* console lines */
+    GString *results;           /* the screendumps, JSON objects */
+    unsigned compared, differing, failed;
+    int worst;                  /* the worst pixel difference; -1: none */
+    int run_status;             /* -guest-run's, -1 until it comes */
+    int64_t frame;              /* head 0's frame at this dump; -1 */
+} G84Checks;
+
+/*
+ * From OPTS (-screendump, -compare, -compare-tolerance, -summary): false
+ * with *err set if something is malformed or missing (a golden image that
+ * cannot be read), before anything boots.
+ */
+bool g84_checks_init(G84Checks *c, const MachineOptions *opts, char **err);
+void g84_checks_free(G84Checks *c);
+/*
+ * The guest's serial ports onto ARGS (QEMU's): the console (ttyS0) on
+ * gemu's stdio (with MON_STDIO only its output), through gemu when
+ * CONSOLE (-summary sees its lines); the control line (ttyS1).
+ */
+bool g84_checks_serial(G84Checks *c, GPtrArray *args, bool mon_stdio,
+                       bool console, char **err);
+/* QEMU's ends of the lines: kept open across exec (CHILD), or closed. */
+void g84_checks_qemu_fds(G84Checks *c, bool child);
+/* Its file descriptors to poll; how many were put in PFD (at most 3). */
+int g84_checks_pollfds(G84Checks *c, struct pollfd *pfd);
+/* What came on them (PFD: as g84_checks_pollfds filled it). */
+void g84_checks_dispatch(G84Checks *c, NV50State *card,
+                         const struct pollfd *pfd, int n);
+/* Between messages: the frame:N screendumps whose frame has come. */
+void g84_checks_tick(G84Checks *c, NV50State *card);
+/* QEMU has ended: what is left on the lines, the at-exit screendumps. */
+void g84_checks_end(G84Checks *c, NV50State *card);
+/*
+ * gemu's exit status from STATUS (the guest's or QEMU's) and the checks:
+ * STATUS if non-zero, else 1 if a screendump failed, else
+ * G84_EXIT_FRAMES_DIFFER if one differs.  -summary's file is written.
+ */
+int g84_checks_status(G84Checks *c, const MachineOptions *opts,
+                      int status);
+
+/* g84-summary.c: the console's lines, and -summary's JSON */
+void g84_summary_console(G84Checks *c, const char *buf, size_t len);
+bool g84_summary_write(const G84Checks *c, const char *path, int status,
+                       char **err);
+/* JSON string S (any bytes: invalid UTF-8 is replaced) onto OUT */
+void g84_json_string(GString *out, const char *s);
+
+#endif
