@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/file.h"
 #include "block/sgx-scene.h"
 #include "hw/sgx543/regs.h"
 #include "hw/sgx543/packets.h"
@@ -501,9 +502,9 @@ static bool do_data(Parser *p, char **tok)
 static bool do_file(Parser *p, char **tok)
 {
     g_autofree char *path = NULL;
-    g_autoptr(GError) gerr = NULL;
-    gchar *contents;
-    gsize len;
+    g_autofree char *err = NULL;
+    char *contents;
+    size_t len;
     uint32_t addr;
 
     if (!tok[1] || !tok[2] || tok[3] || !parse_u32(tok[1], &addr)) {
@@ -511,12 +512,9 @@ static bool do_file(Parser *p, char **tok)
     }
     path = g_path_is_absolute(tok[2]) || !p->dir
            ? g_strdup(tok[2]) : g_build_filename(p->dir, tok[2], NULL);
-    if (!g_file_get_contents(path, &contents, &len, &gerr)) {
-        return fail(p, "%s", gerr->message);
-    }
-    if (len > SGX_SCENE_MAX_MEMORY) {
-        g_free(contents);
-        return fail(p, "'%s' is too large", path);
+    /* a regular file no larger than memory: not /dev/zero, not a FIFO */
+    if (!gemu_file_read(path, SGX_SCENE_MAX_MEMORY, &contents, &len, &err)) {
+        return fail(p, "%s", err);
     }
     return add_blob(p, addr,
                     g_byte_array_new_take((guint8 *)contents, len));

@@ -10,6 +10,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/file.h"
 #include "state.h"
 
 #include <math.h>
@@ -358,9 +359,9 @@ static bool lex_dims(Lexer *lx, const char *what, const unsigned *max,
 static bool load_code(Lexer *lx, ShaderState *s, const char *arg)
 {
     g_autofree char *dir = NULL;
-    g_autoptr(GError) gerr = NULL;
-    gchar *bytes;
-    gsize len;
+    g_autofree char *err = NULL;
+    char *bytes;
+    size_t len;
 
     if (g_path_is_absolute(arg) || strcmp(s->path, "-") == 0) {
         s->code_path = g_strdup(arg);
@@ -368,8 +369,10 @@ static bool load_code(Lexer *lx, ShaderState *s, const char *arg)
         dir = g_path_get_dirname(s->path);
         s->code_path = g_build_filename(dir, arg, NULL);
     }
-    if (!g_file_get_contents(s->code_path, &bytes, &len, &gerr)) {
-        return lex_error(lx, "cannot read code: %s", gerr->message);
+    /* a .s file may be larger than the code it makes, not unboundedly */
+    if (!gemu_file_read(s->code_path, 4 * (size_t)SHADER_MAX_CODE, &bytes,
+                        &len, &err)) {
+        return lex_error(lx, "cannot read code: %s", err);
     }
     if (g_str_has_suffix(s->code_path, ".s")) {
         /* assembly source: assembled once chip and stage are known */
