@@ -344,6 +344,10 @@ expect_bad notout "oN=BYTE"
 printf 'chip sgx543\nstage fragment\ncode prim.s\nvertex 0 pa[0] = 1\n' \
     > "$tmp/fragvertex.state"
 expect_bad fragvertex "for vertex programs"
+printf 'chip sgx543\ncode prim.s\ninclude /dev/zero\n' > "$tmp/devzero.state"
+expect_bad devzero "cannot include /dev/zero: not a regular file"
+printf 'chip sgx543\ncode /dev/zero\n' > "$tmp/codezero.state"
+expect_bad codezero "cannot read code /dev/zero: not a regular file"
 printf 'chip sgx543\ncode prim.s\nrig corners 960 544\n' > "$tmp/rig1.state"
 expect_bad rig1 "four vertices"
 printf 'chip sgx543\ncode prim.s\nthreads 4\nrig edges 9 9\n' \

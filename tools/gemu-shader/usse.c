@@ -8,6 +8,8 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include <glib/gstdio.h>
+#include <sys/stat.h>
 #include "block/gxp.h"
 #include "target/usse.h"
 #include "target/usse/exec.h"
@@ -85,6 +87,30 @@ static char *arg_path(ShaderLexer *lx, const UState *s)
         g_autofree char *dir = g_path_get_dirname(lx->file);
         return g_build_filename(dir, arg, NULL);
     }
+}
+
+/*
+ * Read a file a state file names: a regular file of at most 64 MiB (a
+ * device or a FIFO would never end), else an error naming @what.
+ */
+#define USSE_MAX_FILE   (64u << 20)
+
+static bool read_named(ShaderLexer *lx, const char *path, const char *what,
+                       char **bytes, gsize *len)
+{
+    g_autoptr(GError) gerr = NULL;
+    GStatBuf st;
+
+    if (g_stat(path, &st) == 0 &&
+        (!S_ISREG(st.st_mode) || (guint64)st.st_size > USSE_MAX_FILE)) {
+        return shader_lex_error(lx, "cannot %s %s: %s", what, path,
+                                S_ISREG(st.st_mode) ? "over 64 MiB"
+                                                    : "not a regular file");
+    }
+    if (!g_file_get_contents(path, bytes, len, &gerr)) {
+        return shader_lex_error(lx, "cannot %s: %s", what, gerr->message);
+    }
+    return true;
 }
 
 static bool load_words(ShaderLexer *lx, const char *path, const char *bytes,
@@ -193,16 +219,12 @@ static bool load_listing(ShaderLexer *lx, UState *s, const char *path,
 
 static bool load_code(ShaderLexer *lx, UState *s, UCodeKind kind)
 {
-    g_autoptr(GError) gerr = NULL;
     g_autofree char *bytes = NULL;
     g_autofree char *path = arg_path(lx, s);
     gsize len;
 
-    if (!path) {
+    if (!path || !read_named(lx, path, "read code", &bytes, &len)) {
         return false;
-    }
-    if (!g_file_get_contents(path, &bytes, &len, &gerr)) {
-        return shader_lex_error(lx, "cannot read code: %s", gerr->message);
     }
     if (kind == UCODE_GXP) {
         GxpProgram p;
@@ -307,7 +329,6 @@ static bool parse_text(UState *s, const char *file, const char *text,
 /* "include FILE": its lines are read here, in each pass. */
 static bool include_file(ShaderLexer *lx, UState *s, int pass)
 {
-    g_autoptr(GError) gerr = NULL;
     g_autofree char *path = arg_path(lx, s);
     g_autofree char *text = NULL;
     gsize len;
@@ -319,8 +340,8 @@ static bool include_file(ShaderLexer *lx, UState *s, int pass)
         return shader_lex_error(lx, "includes nest over %d deep",
                                 USSE_MAX_INCLUDE);
     }
-    if (!g_file_get_contents(path, &text, &len, &gerr)) {
-        return shader_lex_error(lx, "cannot include: %s", gerr->message);
+    if (!read_named(lx, path, "include", &text, &len)) {
+        return false;
     }
     if (strlen(text) != len) {
         return shader_lex_error(lx, "%s is not a text file", path);
