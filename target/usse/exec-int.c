@@ -66,7 +66,8 @@ static bool test_alu(UsseCtx *c, unsigned it, unsigned ch, TestVal *out)
 {
     const UsseInsn *insn = c->insn;
     unsigned alu = insn->f[UF_ALU];
-    /* UNVERIFIED: prec set = F32, clear = F16 */
+    /* prec set = F32 (hardware: every vtstmsk case sets it and tests
+       F32 words); UNVERIFIED: clear = F16 */
     bool f16 = !insn->f[UF_PREC];
     UsseRef r1 = usse_ref(c, USSE_SRC1, it), r2 = usse_ref(c, USSE_SRC2, it);
     uint32_t a, b;
@@ -229,7 +230,8 @@ static bool test_cond(UsseCtx *c, const TestVal *t, bool *res)
  * UNVERIFIED (Vita3K has 0..3 only): "pchan" (4) tests channel c into
  * p[c] for all four, "all"/"any" (5/6) combine the four into p[pdst].
  * TESTMASK tests all four channels and writes a mask per channel in its
- * type (Vita3K): U8 bytes 0xff, F16 halves 1.0, F32 words 1.0, else 0.
+ * type: U8 bytes 0xff, F16 halves 1.0, F32 words 1.0, else 0 (Vita3K;
+ * hardware: the vtstmsk cases' U8 and F32 masks; F16 UNVERIFIED).
  */
 static bool exec_test(UsseCtx *c, bool to_mask)
 {
