@@ -29,5 +29,6 @@ void bench_tesla(const char *filter);
 void bench_usse(const char *filter);
 void bench_g84(const char *filter);
 void bench_g84_engine(const char *filter);
+void bench_g84_replay(const char *filter);
 
 #endif

@@ -60,5 +60,6 @@ int main(int argc, char **argv)
     bench_g84_engine(filter);       /* g84-compute beside tesla-alu */
     bench_usse(filter);
     bench_g84(filter);
+    bench_g84_replay(filter);
     return bench_failures ? 1 : 0;
 }

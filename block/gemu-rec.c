@@ -199,10 +199,13 @@ void gemu_rec_access(GemuRecWriter *w, GemuRecType type, uint64_t addr,
                      unsigned size, uint64_t val)
 {
     uint8_t p[2 * ULEB_MAX + 1];
-    size_t n = put_uleb(p, addr);
+    size_t n = 0;
 
-    p[n++] = size;
-    n += put_uleb(p + n, val);
+    if (type != GEMU_REC_RESET) {       /* a reset has no fields */
+        n = put_uleb(p, addr);
+        p[n++] = size;
+        n += put_uleb(p + n, val);
+    }
     g_mutex_lock(&w->lock);
     put_record(w, type, p, n, NULL, 0);
     maybe_flush_locked(w);

@@ -154,7 +154,8 @@ void g84_rec_attach(G84Rec *r, MPQemuServer *srv)
 
 int64_t g84_rec_idle_wait(G84Rec *r)
 {
-    if (!r->vclock || gemu_clock_next_deadline(r->clk) == INT64_MAX) {
+    if (!r->vclock || gemu_clock_next_deadline(r->clk) == INT64_MAX ||
+        !nv50_timer_awaited(r->card)) {
         return INT64_MAX;
     }
     return MAX(0, r->last_access + G84_VCLOCK_IDLE_NS - host_ns());

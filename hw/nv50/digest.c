@@ -1,14 +1,17 @@
 /*
- * The card's state in one number, for -record's END record and
- * gemu-replay's check of it (docs/devel/replay.md): VRAM and the
- * register files the units keep as written (PFIFO, PGRAPH, PDISPLAY),
- * PMC's interrupt state, PTIMER's counter.  The engines are let finish
- * first.
+ * For -clock virtual and -record (docs/devel/replay.md): the card's
+ * state in one number, for the END record and gemu-replay's check of it
+ * (VRAM and the register files the units keep as written -- PFIFO,
+ * PGRAPH, PDISPLAY --, PMC's interrupt state, PTIMER's counter; the
+ * engines are let finish first), and whether an idle guest may be
+ * waiting for one of the card's timers.
  *
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
 #include "hw/nv50/nv50.h"
+#include "hw/nv50/engine.h"
+#include "evo.h"
 #include "pfifo.h"
 
 #define FNV_PRIME   0x100000001b3ull
@@ -52,4 +55,19 @@ uint64_t nv50_state_digest(NV50State *s)
     h = mix(h, pmc, sizeof(pmc));
     h = mix(h, &s->ptimer.last, sizeof(s->ptimer.last));
     return h;
+}
+
+bool nv50_timer_awaited(NV50State *s)
+{
+    NV50PDisplay *d = s->pdisp;
+    uint32_t vblank_en = d->regs[(NV_PDISP_INTR1_EN - 0x610000) >> 2];
+
+    for (int h = 0; h < NV50_HEADS; h++) {
+        if (d->raster[h].running && (vblank_en & NV_PDISP_INTR1_VBLANK(h))) {
+            return true;        /* a vblank wait, a flip */
+        }
+    }
+    return d->super_stage != 0 ||
+           (s->ptimer.alarm_armed && (s->ptimer.intr_en & 1)) ||
+           nv50_engine_parked(s);
 }

@@ -236,6 +236,11 @@ void nv50_engine_set_virtual_clock(NV50State *s, bool on)
     g_mutex_unlock(&s->eng_lock);
 }
 
+bool nv50_engine_parked(NV50State *s)
+{
+    return s->engine && s->engine->virtual_clock && s->engine->recheck.armed;
+}
+
 bool nv50_engine_running_locked(NV50State *s, int chid)
 {
     NV50Engine *e = s->engine;

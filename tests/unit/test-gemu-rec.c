@@ -34,7 +34,7 @@ static GByteArray *sample(bool end)
     gemu_rec_flush(w);
     gemu_rec_simple(w, GEMU_REC_CLOCK, 16666667);
     gemu_rec_access(w, GEMU_REC_BAR_WRITE, 0xe0000000, 1, 0xab);
-    gemu_rec_simple(w, GEMU_REC_RESET, 0);
+    gemu_rec_access(w, GEMU_REC_RESET, 0, 0, 0);
     gemu_rec_access(w, GEMU_REC_BAR_READ, 0xfd009400, 8,
                     0x123456789abcdef0ull);
     if (end) {

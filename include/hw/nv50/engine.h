@@ -66,6 +66,9 @@ const char *nv50_engine_state_locked(NV50State *s);
  */
 void nv50_engine_set_virtual_clock(NV50State *s, bool on);
 
+/* -clock virtual, main loop: channels wait on semaphores (re-checked). */
+bool nv50_engine_parked(NV50State *s);
+
 /* eng_lock held: is the engine running a slice of @chid (< 0: any)? */
 bool nv50_engine_running_locked(NV50State *s, int chid);
 

@@ -567,5 +567,12 @@ void nv50_engine_set_deterministic(NV50State *s, bool on);
  * -record's END record and gemu-replay (docs/devel/replay.md).
  */
 uint64_t nv50_state_digest(NV50State *s);
+/*
+ * Could a guest that makes no access be waiting for one of the card's
+ * timers: a vblank interrupt enabled on a running head (vblank waits,
+ * flips), a display supervisor stage, a PTIMER alarm with its interrupt
+ * enabled, a parked channel?  -clock virtual's idle jumps only then.
+ */
+bool nv50_timer_awaited(NV50State *s);
 
 #endif
