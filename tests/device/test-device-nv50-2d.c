@@ -807,6 +807,32 @@ START_TEST(test_formats)
         tcheck(&d, "2x blit");
         tsurf_free(&d);
     }
+
+    /*
+     * Mirrored in y as Mesa sends a Y-flipped copy (glReadPixels of a
+     * window surface): source box y 16, height -16 -> SRC_Y 15 (Mesa
+     * subtracts 1), DV_DY -1, origin CENTER: row i reads 15 - i, all
+     * inside the 32x16 source.
+     */
+    {
+        TSurf d;
+
+        tsurf(&d, 0xcf, true, 0, 40, 24, 256, GR_VA_DATA + 0x120000);
+        fbcon_init(&d);
+        bind_surf(&src, true);
+        m(M_BLIT_CONTROL, 0);
+        m(M_BLIT_DU_DX_FRACT + 8, 0);
+        m(M_BLIT_DU_DX_FRACT + 12, 0xffffffffu);
+        copyarea(2, 15, 0, 0, 30, 16);
+        for (int y = 0; y < 16; y++) {
+            for (int x = 0; x < 30; x++) {
+                tput(&d, x, y, tget(&src, 2 + x, 15 - y));
+            }
+        }
+        no_intr();
+        tcheck(&d, "y-mirrored blit");
+        tsurf_free(&d);
+    }
     tsurf_free(&src);
 }
 END_TEST

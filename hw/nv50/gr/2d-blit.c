@@ -67,8 +67,9 @@ typedef struct NV502dBlit {
 /*
  * Sample positions of @n destination pixels from @first on (relative to
  * BLIT_DST_X/Y), source start @start and step @d (32.32), in 32.33
- * fixed point (the half pixel of CENTER kept exact); bilinear moves
- * them half a texel back to the texel grid.
+ * fixed point (the half step of CENTER, |d| / 2, kept exact; 2d-draw.c
+ * says why it is |d|); bilinear moves them half a texel back to the
+ * texel grid.
  */
 static void sample_positions(int64_t *t, int64_t n, int64_t first,
                              int64_t start, int64_t d, bool center,
@@ -77,7 +78,8 @@ static void sample_positions(int64_t *t, int64_t n, int64_t first,
     int64_t i;
 
     for (i = 0; i < n; i++) {
-        i128 p = (i128)start * 2 + (i128)(2 * (first + i) + center) * d;
+        i128 p = (i128)start * 2 + (i128)(2 * (first + i)) * d +
+                 (center ? (i128)(d < 0 ? -d : d) : 0);
 
         if (bilinear) {
             p -= (i128)1 << 32;

@@ -45,9 +45,14 @@
  * - Y (index) formats convert only to themselves: a solid colour, SIFC
  *   or BLIT source of another kind than the destination raises
  *   ENG2D_FORMAT_MISMATCH.
- * - BLIT: ORIGIN CENTER samples at SRC + (i + 0.5) * DU_DX, CORNER at
- *   SRC + i * DU_DX; point sampling takes the texel the sample is in,
- *   BILINEAR the four around it.  SIFC pixels cover the destination
+ * - BLIT: ORIGIN CENTER samples at SRC + i * DU_DX + |DU_DX| / 2,
+ *   CORNER at SRC + i * DU_DX; point sampling takes the texel the sample
+ *   is in, BILINEAR the four around it.  The half step goes the
+ *   positive way whatever the sign of DU_DX: a mirrored copy (Mesa's
+ *   Y-flipped blits, e.g. glReadPixels of a window surface) starts at
+ *   SRC = the last texel (Mesa's nv50_blit_eng2d subtracts 1 from a
+ *   negative-size box for that), as (i + 0.5) * DU_DX would read one
+ *   texel too low and past the first row.  SIFC pixels cover the destination
  *   pixels whose centres fall in [DST + u * DX_DU, DST + (u+1) * DX_DU).
  * - Overlapping source and destination always behave as a memmove (as
  *   with SAFE_OVERLAP): rows are walked away from the overlap, or the
