@@ -8,8 +8,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
-#include <glib/gstdio.h>
-#include <sys/stat.h>
+#include "gemu/file.h"
 #include "block/gxp.h"
 #include "target/usse.h"
 #include "target/usse/exec.h"
@@ -89,26 +88,16 @@ static char *arg_path(ShaderLexer *lx, const UState *s)
     }
 }
 
-/*
- * Read a file a state file names: a regular file of at most 64 MiB (a
- * device or a FIFO would never end), else an error naming @what.
- */
+/* A file a state file names: regular, at most 64 MiB (gemu/file.h). */
 #define USSE_MAX_FILE   (64u << 20)
 
 static bool read_named(ShaderLexer *lx, const char *path, const char *what,
-                       char **bytes, gsize *len)
+                       char **bytes, size_t *len)
 {
-    g_autoptr(GError) gerr = NULL;
-    GStatBuf st;
+    g_autofree char *err = NULL;
 
-    if (g_stat(path, &st) == 0 &&
-        (!S_ISREG(st.st_mode) || (guint64)st.st_size > USSE_MAX_FILE)) {
-        return shader_lex_error(lx, "cannot %s %s: %s", what, path,
-                                S_ISREG(st.st_mode) ? "over 64 MiB"
-                                                    : "not a regular file");
-    }
-    if (!g_file_get_contents(path, bytes, len, &gerr)) {
-        return shader_lex_error(lx, "cannot %s: %s", what, gerr->message);
+    if (!gemu_file_read(path, USSE_MAX_FILE, bytes, len, &err)) {
+        return shader_lex_error(lx, "cannot %s %s", what, err);
     }
     return true;
 }
@@ -221,7 +210,7 @@ static bool load_code(ShaderLexer *lx, UState *s, UCodeKind kind)
 {
     g_autofree char *bytes = NULL;
     g_autofree char *path = arg_path(lx, s);
-    gsize len;
+    size_t len;
 
     if (!path || !read_named(lx, path, "read code", &bytes, &len)) {
         return false;
@@ -331,7 +320,7 @@ static bool include_file(ShaderLexer *lx, UState *s, int pass)
 {
     g_autofree char *path = arg_path(lx, s);
     g_autofree char *text = NULL;
-    gsize len;
+    size_t len;
 
     if (!path) {
         return false;
