@@ -26,8 +26,9 @@ static void usage(FILE *f)
         "  -screendump when=WHEN,file=OUT.png[,compare=GOLDEN.png]\n"
         "                         g84: WHEN is exit, run (after -guest-run's\n"
         "                         command), frame:N (head 0's Nth vblank) or\n"
-        "                         request[:NAME] (the guest's gemu-screendump);\n"
-        "                         repeatable (docs/g84-guest.md)\n"
+        "                         request[:NAME] (the guest's\n"
+        "                         gemu-screendump); repeatable\n"
+        "                         (docs/g84-guest.md)\n"
         "  -compare GOLDEN.png    g84: compare the screendumps with GOLDEN,\n"
         "                         write OUT-diff.png and exit with 122 when\n"
         "                         they differ\n"
@@ -281,6 +282,14 @@ int main(int argc, char **argv)
                    : opts.guest_mesa ? "-guest-mesa"
                    : opts.guest ? "-guest and -guest-*"
                    : opts.summary ? "-summary" : "-compare");
+        return 1;
+    }
+    if (strcmp(machine, "g84") && opts.screendump &&
+        (opts.n_screendumps > 1 ||
+         g_str_has_prefix(opts.screendump, "when=") ||
+         g_str_has_prefix(opts.screendump, "file="))) {
+        gemu_error("-screendump: moments and more than one are the g84 "
+                   "machine's; %s takes -screendump OUT.png", machine);
         return 1;
     }
     for (size_t i = 0; machines[i].name; i++) {

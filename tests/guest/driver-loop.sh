@@ -133,6 +133,8 @@ error_checks() {
         -compare-tolerance 256 -qemu true
     expect "-compare on sgx543" 1 'option of the g84 machine' -- \
         -M sgx543 -compare "$golden"
+    expect "-screendump when= on sgx543" 1 'the g84 machine.s' -- \
+        -M sgx543 -screendump when=exit,file=x.png
     expect "-summary of a guest that gave no status" 125 \
         'without the command.s exit status' -- \
         -M g84 -guest-run true -summary "$tmp/none.json" -qemu true
@@ -187,7 +189,7 @@ own_boot() {
             grep -q "^nouveau " /proc/modules && echo "nouveau: loaded"
             gemu-screendump fbcon; echo "request: status $?"
             gemu-screendump nobody 2>&1; echo "unwanted: status $?"
-            echo "nouveau gemu-test: a made-up error" >/dev/kmsg
+            echo "nouveau gemu-test: a \"made-up\" error \\ end" >/dev/kmsg
             exit 0'
     has own "gemu-test-marker $$"
     has own "updates/gemu-test/nouveau.ko"
@@ -217,7 +219,7 @@ own_boot() {
     jqcheck own "$j" '.exit_status == 122 and .guest_exit_status == 0'
     jqcheck own "$j" '.frames_compared == 2 and .frames_differing == 1'
     jqcheck own "$j" '.worst_pixel_difference == 255'
-    jqcheck own "$j" '.nouveau_errors | length == 1 and (.[0] | test("nouveau gemu-test: a made-up error$"))'
+    jqcheck own "$j" '.nouveau_errors | length == 1 and (.[0] | endswith("nouveau gemu-test: a \"made-up\" error \\ end"))'
     jqcheck own "$j" '.screendumps[0] | .when == "request:fbcon" and .same and .frame >= 1'
     jqcheck own "$j" '.screendumps[1] | .when == "run" and (.same | not) and .pixels_differing == 100 and (.diff_image | endswith("after-diff.png"))'
     jqcheck own "$j" '.run_time_s > 0 and .screendump_failures == 0'
