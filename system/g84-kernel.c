@@ -150,10 +150,11 @@ static char *find_config(const char *image, const char *ver,
 
 /*
  * Check what can be checked of the kernel K: its .config's options
- * (kernel_needs[]).  *builtin: nouveau is built in (no module needed).
- * Without a .config nothing is checked, and gemu says so.
+ * (kernel_needs[]).  *builtin: nouveau is built in (1, no module
+ * needed), a module (0), or not known (-1: without a .config nothing is
+ * checked, and gemu says so).
  */
-static bool check_config(G84Kernel *k, const char *moddir, bool *builtin,
+static bool check_config(G84Kernel *k, const char *moddir, int *builtin,
                          GError **errp)
 {
     g_autoptr(GString) looked = g_string_new(NULL);
@@ -161,7 +162,7 @@ static bool check_config(G84Kernel *k, const char *moddir, bool *builtin,
                                         looked);
     g_autofree char *text = NULL;
 
-    *builtin = false;
+    *builtin = -1;
     if (!path) {
         gemu_log("gemu: g84: no .config found for %s (looked for %s): its "
                  "options are not checked\n", k->image, looked->str);
@@ -182,7 +183,7 @@ static bool check_config(G84Kernel *k, const char *moddir, bool *builtin,
             return false;
         }
         if (!strcmp(kernel_needs[i].name, "CONFIG_DRM_NOUVEAU")) {
-            *builtin = !strcmp(v, "y");
+            *builtin = !strcmp(v, "y") ? 1 : 0;
         }
     }
     return true;
@@ -329,7 +330,10 @@ bool g84_kernel_find(G84Kernel *k, const char *image, const char *modroot,
 {
     const char *root = modroot ? modroot : "";
     g_autofree char *libmod = g_strdup_printf("%s/lib/modules", root);
-    bool builtin;
+    /* when no .config said how nouveau is built */
+    const char *hint = " (if nouveau is built in, put the kernel's .config "
+                       "beside it)";
+    int builtin;
 
     memset(k, 0, sizeof(*k));
     if (modroot && !g_file_test(libmod, G_FILE_TEST_IS_DIR)) {
@@ -348,21 +352,29 @@ bool g84_kernel_find(G84Kernel *k, const char *image, const char *modroot,
     if (!g_file_test(k->moddir, G_FILE_TEST_IS_DIR)) {
         g_autofree char *have = versions_in(libmod);
 
-        if (builtin) {
+        if (builtin == 1) {
             g_clear_pointer(&k->moddir, g_free);
             k->mods = g_ptr_array_new_with_free_func(g_free);
             return true;
         }
         g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_NOENT,
-                    "no modules for the kernel %s (%s) in %s%s%s%s",
+                    "no modules for the kernel %s (%s) in %s%s%s%s%s",
                     k->version, k->image, libmod,
                     *have ? ": it has modules for " : "", have,
-                    modroot ? "" : " (pass -guest-modules DIR)");
+                    modroot ? "" : " (pass -guest-modules DIR)",
+                    builtin < 0 ? hint : "");
         return false;
     }
-    k->mods = nouveau_modules(k->moddir, k->version, builtin ? NULL : errp);
-    if (!k->mods && builtin) {
+    k->mods = nouveau_modules(k->moddir, k->version,
+                              builtin == 1 ? NULL : errp);
+    if (!k->mods && builtin == 1) {
         k->mods = g_ptr_array_new_with_free_func(g_free);
+    }
+    if (!k->mods && builtin < 0 && errp && *errp) {
+        char *msg = g_strconcat((*errp)->message, hint, NULL);
+
+        g_free((*errp)->message);
+        (*errp)->message = msg;
     }
     return k->mods != NULL;
 }

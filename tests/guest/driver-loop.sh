@@ -93,13 +93,25 @@ error_checks() {
         -M g84 -guest-kernel "$src/README.md" -qemu true
     mkdir -p "$tmp/k"
     ln -s "$kernel" "$tmp/k/bzImage"
+    mkdir -p "$tmp/k/noconf"
+    ln -s "$kernel" "$tmp/k/noconf/bzImage"
     grep -v '^CONFIG_DEVTMPFS=' "/boot/config-$ver" >"$tmp/k/.config"
     expect "-guest-kernel: a .config without DEVTMPFS" 1 \
         'lacks CONFIG_DEVTMPFS=y .*mounts devtmpfs' -- \
         -M g84 -guest-kernel "$tmp/k/bzImage" -qemu true
+    mkdir -p "$tmp/kb" "$tmp/other/lib/modules/0.0.1-other"
+    ln -s "$kernel" "$tmp/kb/bzImage"
+    sed 's/^CONFIG_DRM_NOUVEAU=m$/CONFIG_DRM_NOUVEAU=y/' \
+        "/boot/config-$ver" >"$tmp/kb/.config"
+    expect "-guest-kernel: nouveau built in needs no modules" 0 '' -- \
+        -M g84 -guest-kernel "$tmp/kb/bzImage" -guest-modules "$tmp/other" \
+        -qemu true
+    expect "-guest-kernel: no .config, no modules: the hint" 1 \
+        "put the kernel's .config beside it" -- \
+        -M g84 -guest-kernel "$tmp/k/noconf/bzImage" -guest-modules \
+        "$tmp/other" -qemu true
     expect "-guest-modules: no lib/modules" 1 'no lib/modules in it' -- \
         -M g84 -guest-modules "$tmp/k" -qemu true
-    mkdir -p "$tmp/other/lib/modules/0.0.1-other"
     expect "-guest-modules: modules of another kernel" 1 \
         "no modules for the kernel $ver .*has modules for 0.0.1-other" -- \
         -M g84 -guest-kernel "$kernel" -guest-modules "$tmp/other" \
