@@ -288,6 +288,28 @@ static uint32_t extend(const uint8_t *b, unsigned t)
     }
 }
 
+/* A 32-bit a[] or v[] operand: the launch's input words (read_words). */
+static void fetch_in_words(TeslaWarp *w, const TeslaOperand *o, uint32_t m,
+                           uint32_t *buf)
+{
+    const TeslaRun *run = w->run;
+    const uint32_t *in = run->launch.in;
+    unsigned iw = run->launch.in_words;
+
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        unsigned t = w->first_thread + l;
+        uint32_t wi;
+
+        if (!(m & (1u << l))) {
+            buf[l] = 0;
+            continue;
+        }
+        wi = tesla_mem_addr(w, o, l) / 4;
+        buf[l] = in && t < run->threads && wi < iw
+                 ? in[(size_t)t * iw + wi] : 0;
+    }
+}
+
 bool tesla_fetch_mem(TeslaWarp *w, const TeslaOperand *o, uint32_t m,
                      uint32_t *buf)
 {
@@ -311,6 +333,10 @@ bool tesla_fetch_mem(TeslaWarp *w, const TeslaOperand *o, uint32_t m,
         for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
             buf[l] = v;
         }
+        return true;
+    }
+    if (size == 4 && (o->space == TSPACE_V || o->space == TSPACE_A)) {
+        fetch_in_words(w, o, m, buf);
         return true;
     }
     flat = flat_space(w, o->space, o->space_idx, &fs);

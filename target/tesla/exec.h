@@ -51,6 +51,7 @@ typedef struct TeslaMemSpace {
 
 typedef struct TeslaWarp TeslaWarp;
 typedef struct TeslaRun TeslaRun;
+typedef struct TeslaCodeCache TeslaCodeCache;
 
 /*
  * Per-instruction hook, called before each instruction a warp issues (with
@@ -110,6 +111,18 @@ typedef struct TeslaEnv {
 
     /* $physid bits 16-23 (MP and TPC index); $clock start value. */
     uint32_t mp_index, tpc_index;
+
+    /*
+     * Optional: a decode cache kept by the embedder across runs
+     * (tesla_code_cache_new), so that a program launched again is not
+     * decoded again.  One run at a time may use it.  The cache follows
+     * the env on its own (variant, program type, code pointer and size,
+     * gprs, which c[]/g[] spaces are flat: a change starts it afresh);
+     * what it cannot see is new contents at the same code pointer: call
+     * tesla_code_cache_invalidate() after changing the code words.
+     * NULL: the run decodes into a cache of its own.
+     */
+    TeslaCodeCache *decoded;
 } TeslaEnv;
 
 typedef struct TeslaLaunch {
@@ -206,6 +219,8 @@ const TeslaResult *tesla_run_result(const TeslaRun *run);
 /* Results.  Thread numbers as above; out of range -> 0 / false / NULL. */
 unsigned tesla_run_threads(const TeslaRun *run);
 uint32_t tesla_run_reg(const TeslaRun *run, unsigned thread, unsigned reg);
+/* The gprs registers of @thread (keep_regs; else, or out of range: 0s). */
+const uint32_t *tesla_run_regs(const TeslaRun *run, unsigned thread);
 const uint32_t *tesla_run_out(const TeslaRun *run, unsigned thread);
 bool tesla_run_killed(const TeslaRun *run, unsigned thread);
 /* Whether the thread ran to exit (false if it never ran, trapped, or was
@@ -223,6 +238,17 @@ const uint8_t *tesla_run_shared(const TeslaRun *run, uint32_t *size);
  */
 void tesla_run_invalidate(TeslaRun *run);
 void tesla_run_set_insn(TeslaRun *run, const TeslaInsn *insn);
+
+/*
+ * A decode cache that outlives runs (TeslaEnv.decoded).  Not thread-safe:
+ * give each thread that runs programs its own.  tesla_run_invalidate and
+ * tesla_run_set_insn on a run that uses one change the cache.
+ */
+TeslaCodeCache *tesla_code_cache_new(void);
+void tesla_code_cache_free(TeslaCodeCache *cc);
+void tesla_code_cache_invalidate(TeslaCodeCache *cc);
+/* Instructions decoded into @cc since it was made (for tests). */
+uint64_t tesla_code_cache_decodes(const TeslaCodeCache *cc);
 
 /*
  * Warp inspection, for the trace hook and debuggers.  Lanes 0..31; values

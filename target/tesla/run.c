@@ -29,6 +29,101 @@ static void set_error(TeslaRun *run, TeslaError e, const char *fmt, ...)
     va_end(ap);
 }
 
+/* --- decode caches ----------------------------------------------------- */
+
+static void code_cache_release(TeslaCodeCache *cc)
+{
+    g_free(cc->icache);
+    g_free(cc->ivalid);
+    g_free(cc->fcache_mem);
+    cc->icache = NULL;
+    cc->ivalid = NULL;
+    cc->fcache_mem = NULL;
+    cc->fcache = NULL;
+    cc->words = 0;
+}
+
+static uint32_t flat_mask(const TeslaMemSpace *sp, unsigned n)
+{
+    uint32_t m = 0;
+
+    for (unsigned i = 0; i < n; i++) {
+        m |= (sp[i].data != NULL) << i;
+    }
+    return m;
+}
+
+/* Make @cc hold entries for @env's code, emptied if anything changed. */
+static void code_cache_fit(TeslaCodeCache *cc, const TeslaEnv *env)
+{
+    size_t words = MAX(env->code_words, (size_t)1);
+    uint32_t fc = flat_mask(env->c, TESLA_NUM_CSPACES);
+    uint32_t fg = flat_mask(env->g, TESLA_NUM_GSPACES);
+
+    if (cc->icache && cc->words == words && cc->variant == env->variant &&
+        cc->prog == env->prog && cc->code == env->code &&
+        cc->code_words == env->code_words && cc->gprs == env->gprs &&
+        cc->flat_c == fc && cc->flat_g == fg) {
+        return;
+    }
+    if (cc->words != words) {
+        code_cache_release(cc);
+        cc->icache = g_new(TeslaInsn, words);
+        cc->ivalid = g_new0(uint8_t, words);
+        /*
+         * calloc'ed and aligned by hand rather than g_aligned_alloc0: a
+         * big code space then costs only the pages a program touches.
+         */
+        cc->fcache_mem = g_malloc0(words * sizeof(TeslaFastInsn) + 63);
+        cc->fcache = (TeslaFastInsn *)(((uintptr_t)cc->fcache_mem + 63) &
+                                       ~(uintptr_t)63);
+        cc->words = words;
+    } else {
+        tesla_code_cache_invalidate(cc);
+    }
+    cc->variant = env->variant;
+    cc->prog = env->prog;
+    cc->code = env->code;
+    cc->code_words = env->code_words;
+    cc->gprs = env->gprs;
+    cc->flat_c = fc;
+    cc->flat_g = fg;
+}
+
+TeslaCodeCache *tesla_code_cache_new(void)
+{
+    return g_new0(TeslaCodeCache, 1);
+}
+
+void tesla_code_cache_free(TeslaCodeCache *cc)
+{
+    if (cc) {
+        code_cache_release(cc);
+        g_free(cc);
+    }
+}
+
+void tesla_code_cache_invalidate(TeslaCodeCache *cc)
+{
+    if (!cc->words) {
+        return;
+    }
+    /* only decoded entries: untouched pages of a big space stay so */
+    for (size_t i = 0; i < cc->words; i++) {
+        if (cc->ivalid[i]) {
+            cc->ivalid[i] = 0;
+            cc->fcache[i].kind = 0;     /* the fast loop looks at it alone */
+        }
+    }
+}
+
+uint64_t tesla_code_cache_decodes(const TeslaCodeCache *cc)
+{
+    return cc->decodes;
+}
+
+/* --- runs ---------------------------------------------------------------- */
+
 TeslaRun *tesla_run_new(const TeslaEnv *env, const TeslaLaunch *launch,
                         char **errp)
 {
@@ -123,16 +218,11 @@ TeslaRun *tesla_run_new(const TeslaEnv *env, const TeslaLaunch *launch,
     }
 
     tesla_warp_init_tables();
-    run->icache = g_new0(TeslaInsn, MAX(env->code_words, (size_t)1));
-    run->ivalid = g_new0(uint8_t, MAX(env->code_words, (size_t)1));
-    /*
-     * calloc'ed and aligned by hand rather than g_aligned_alloc0: a big
-     * code space then costs only the pages a program touches.
-     */
-    run->fcache_mem = g_malloc0(MAX(env->code_words, (size_t)1) *
-                                sizeof(TeslaFastInsn) + 63);
-    run->fcache = (TeslaFastInsn *)(((uintptr_t)run->fcache_mem + 63) &
-                                    ~(uintptr_t)63);
+    run->cc = env->decoded ? env->decoded : &run->own_cc;
+    code_cache_fit(run->cc, env);
+    run->icache = run->cc->icache;
+    run->ivalid = run->cc->ivalid;
+    run->fcache = run->cc->fcache;
     run->warps = g_new0(TeslaWarp *, run->warps_per_unit);
     for (unsigned i = 0; i < run->warps_per_unit; i++) {
         /* Aligned for the vector loops over register rows. */
@@ -184,9 +274,7 @@ void tesla_run_free(TeslaRun *run)
         g_array_free(run->locks, true);
     }
     g_free(run->warps);
-    g_free(run->icache);
-    g_free(run->fcache_mem);
-    g_free(run->ivalid);
+    code_cache_release(&run->own_cc);
     g_free(run->shared);
     g_free(run->regs);
     g_free(run->outs);
@@ -210,8 +298,18 @@ static void warp_reset(TeslaRun *run, TeslaWarp *w, unsigned index,
     uint8_t *local = w->local;
     uint32_t *out = w->out;
 
-    /* Registers start at 0 (UNVERIFIED: the hardware leaves garbage). */
-    memset(w, 0, sizeof(*w));
+    /*
+     * Registers start at 0 (UNVERIFIED: the hardware leaves garbage).
+     * Only the rows a program can see: those past gprs read as the zero
+     * row and are never written (the sink row takes writes to them), and
+     * stack entries above nstack are never read; the warp was zeroed
+     * when allocated.
+     */
+    memset(w->r, 0, sizeof(w->r[0]) * MIN(run->env.gprs,
+                                          (unsigned)TESLA_MAX_GPRS));
+    memset(w->r[WARP_ZERO_ROW], 0, sizeof(w->r[0]));
+    memset(&w->a, 0, offsetof(TeslaWarp, stack) - offsetof(TeslaWarp, a));
+    memset(&w->index, 0, sizeof(*w) - offsetof(TeslaWarp, index));
     w->local = local;
     w->out = out;
     if (local && !run->launch.local_uncleared) {
@@ -523,6 +621,16 @@ uint32_t tesla_run_reg(const TeslaRun *run, unsigned thread, unsigned reg)
     return run->regs[(size_t)thread * run->env.gprs + reg];
 }
 
+const uint32_t *tesla_run_regs(const TeslaRun *run, unsigned thread)
+{
+    static const uint32_t zero[TESLA_MAX_GPRS];
+
+    if (!run->regs || thread >= run->threads) {
+        return zero;
+    }
+    return run->regs + (size_t)thread * run->env.gprs;
+}
+
 const uint32_t *tesla_run_out(const TeslaRun *run, unsigned thread)
 {
     if (!run->outs || thread >= run->threads) {
@@ -567,9 +675,5 @@ void tesla_run_set_insn(TeslaRun *run, const TeslaInsn *insn)
 
 void tesla_run_invalidate(TeslaRun *run)
 {
-    memset(run->ivalid, 0, MAX(run->env.code_words, (size_t)1));
-    /* the fast loop looks at fcache alone */
-    for (size_t i = 0; i < run->env.code_words; i++) {
-        run->fcache[i].kind = 0;
-    }
+    tesla_code_cache_invalidate(run->cc);
 }

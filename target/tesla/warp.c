@@ -403,6 +403,7 @@ static const TeslaInsn *insn_at(TeslaWarp *w, uint32_t pc)
     tesla_decode(run->env.variant, run->env.prog, run->env.code,
                  run->env.code_words, pc, insn);
     run->ivalid[idx] = 1;
+    run->cc->decodes++;
     tesla_fast_classify(run, idx);
     return insn;
 }

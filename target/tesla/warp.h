@@ -124,16 +124,38 @@ typedef struct TeslaLockEntry {
     unsigned warp, lane;
 } TeslaLockEntry;
 
+/*
+ * A decode cache, one entry per code word, and what its entries depend
+ * on besides the code words (tesla_fast_classify reads gprs and whether
+ * c[]/g[] spaces are flat).
+ */
+struct TeslaCodeCache {
+    TeslaInsn *icache;
+    uint8_t *ivalid;
+    TeslaFastInsn *fcache;  /* 64-byte aligned, inside fcache_mem */
+    void *fcache_mem;
+    size_t words;           /* entries allocated */
+    /* the env it was filled for */
+    TeslaVariant variant;
+    TeslaProgType prog;
+    const uint32_t *code;
+    size_t code_words;
+    unsigned gprs;
+    uint32_t flat_c, flat_g;
+    uint64_t decodes;
+};
+
 struct TeslaRun {
     TeslaEnv env;
     TeslaLaunch launch;
     uint32_t features;
 
-    /* Decode cache, one entry per code word. */
+    /* Decode cache: env.decoded's or own_cc; the arrays are its. */
+    TeslaCodeCache *cc;
+    TeslaCodeCache own_cc;
     TeslaInsn *icache;
     uint8_t *ivalid;
-    TeslaFastInsn *fcache;  /* 64-byte aligned, inside fcache_mem */
-    void *fcache_mem;
+    TeslaFastInsn *fcache;
 
     /* Launch geometry. */
     bool compute;

@@ -3,7 +3,8 @@
  * general path and the exact lane arithmetic: b32 loads and stores of
  * g[] s[] l[] (whole warps at consecutive words, permuted lanes, partial
  * warps, faults), and f32 add/mul/mad on inputs around the flush range,
- * where the fast loop relies on the host's denormal handling.
+ * where the fast loop relies on the host's denormal handling; a decode
+ * cache kept across runs.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -290,6 +291,59 @@ START_TEST(fast_f32_flush)
 }
 END_TEST
 
+/*
+ * A decode cache kept across runs (TeslaEnv.decoded): a second run of
+ * the same code decodes nothing; new words at the same place, after
+ * tesla_code_cache_invalidate, run as new; another gprs (which the fast
+ * loop's entries depend on) starts it afresh.
+ */
+START_TEST(fast_code_cache)
+{
+    g_autofree uint32_t *g0 = g_new0(uint32_t, 32);
+    TeslaCodeCache *cc = tesla_code_cache_new();
+    g_autoptr(GArray) w = g_array_new(false, false, sizeof(uint32_t));
+    g_autofree char *err = NULL;
+    FastRun fr = { 0 };
+    uint64_t n;
+
+    fast_start(&fr, "shl b32 $r1 $r0 0x2\n"
+                    "add b32 $r2 $r0 0x5\n"
+                    "st b32 g0[$r1] $r2\n"
+                    "exit nop\n", 32, 1);
+    fr.env.g[0].data = (uint8_t *)g0;
+    fr.env.g[0].size = 32 * 4;
+    fr.env.decoded = cc;
+    ck_assert_int_eq(fast_exec(&fr), TESLA_RUN_DONE);
+    tesla_run_free(fr.run);
+    n = tesla_code_cache_decodes(cc);
+    ck_assert_uint_ge(n, 1);
+    ck_assert_uint_eq(g0[31], 36);
+    ck_assert_int_eq(fast_exec(&fr), TESLA_RUN_DONE);
+    tesla_run_free(fr.run);
+    ck_assert_uint_eq(tesla_code_cache_decodes(cc), n);
+    /* add 0x5 -> add 0x7 in place: stale without the invalidation */
+    ck_assert(tesla_assemble(TESLA_G84, TESLA_PROG_CP,
+                             "shl b32 $r1 $r0 0x2\n"
+                             "add b32 $r2 $r0 0x7\n"
+                             "st b32 g0[$r1] $r2\n"
+                             "exit nop\n", w, &err));
+    ck_assert_uint_eq(w->len, fr.words->len);
+    memcpy(fr.words->data, w->data, w->len * 4);
+    tesla_code_cache_invalidate(cc);
+    ck_assert_int_eq(fast_exec(&fr), TESLA_RUN_DONE);
+    tesla_run_free(fr.run);
+    ck_assert_uint_eq(g0[31], 38);
+    ck_assert_uint_gt(tesla_code_cache_decodes(cc), n);
+    n = tesla_code_cache_decodes(cc);
+    fr.env.gprs = 8;
+    ck_assert_int_eq(fast_exec(&fr), TESLA_RUN_DONE);
+    ck_assert_uint_gt(tesla_code_cache_decodes(cc), n);
+    ck_assert_uint_eq(g0[31], 38);
+    fast_end(&fr);
+    tesla_code_cache_free(cc);
+}
+END_TEST
+
 Suite *tesla_fast_suite(void)
 {
     Suite *s = suite_create("tesla-fast");
@@ -299,6 +353,7 @@ Suite *tesla_fast_suite(void)
     tcase_add_test(tc, fast_mem_g_fault);
     tcase_add_loop_test(tc, fast_mem_s_l, 0, 3);
     tcase_add_test(tc, fast_f32_flush);
+    tcase_add_test(tc, fast_code_cache);
     suite_add_tcase(s, tc);
     return s;
 }
