@@ -174,6 +174,33 @@ typedef struct Poly {
     Fix p[4];                       /* clockwise on screen */
 } Poly;
 
+/* The barycentric weights of quad @q's pixels, edges @e at their centres */
+static void quad_weights(const Raster *r, RasterQuad *q, int64_t e[4][4])
+{
+    const Grid *g = &r->g;
+
+    for (int i = 0; i < 4; i++) {
+        int64_t cx = (int64_t)(q->x + (i & 1)) * g->one + g->half;
+        int64_t cy = (int64_t)(q->y + (i >> 1)) * g->one + g->half;
+
+        switch (r->kind) {
+        case BARY_TRIANGLE:
+            /* p[k]'s weight: the edge opposite, (k + 1, k + 2) */
+            for (int k = 0; k < 3; k++) {
+                q->bary[i][r->order[k]] =
+                    (float)((double)e[i][(k + 1) % 3] / r->area);
+            }
+            break;
+        case BARY_LINE:
+            line_bary(r, cx, cy, q->bary[i]);
+            break;
+        default:
+            q->bary[i][0] = 1.0f;
+            break;
+        }
+    }
+}
+
 static uint64_t raster_poly(Raster *r, const Poly *poly)
 {
     const Grid *g = &r->g;
@@ -205,30 +232,17 @@ static uint64_t raster_poly(Raster *r, const Poly *poly)
     for (int qy = py0; qy < py1; qy += 2) {
         for (int qx = px0; qx < px1; qx += 2) {
             RasterQuad q = { .x = qx, .y = qy };
+            int64_t e[4][4];
 
+            /* coverage first: the weights only for quads with a sample */
             for (int i = 0; i < 4; i++) {
                 int x = qx + (i & 1), y = qy + (i >> 1);
                 int64_t cx = (int64_t)x * g->one + g->half;
                 int64_t cy = (int64_t)y * g->one + g->half;
-                int64_t e[4];
 
                 for (unsigned j = 0; j < n; j++) {
-                    e[j] = edge(&poly->p[j], &poly->p[(j + 1) % n], cx, cy);
-                }
-                switch (r->kind) {
-                case BARY_TRIANGLE:
-                    /* p[k]'s weight: the edge opposite, (k + 1, k + 2) */
-                    for (int k = 0; k < 3; k++) {
-                        q.bary[i][r->order[k]] =
-                            (float)((double)e[(k + 1) % 3] / r->area);
-                    }
-                    break;
-                case BARY_LINE:
-                    line_bary(r, cx, cy, q.bary[i]);
-                    break;
-                default:
-                    q.bary[i][0] = 1.0f;
-                    break;
+                    e[i][j] = edge(&poly->p[j], &poly->p[(j + 1) % n], cx,
+                                   cy);
                 }
                 if (!in_scissor(r, x, y)) {
                     continue;
@@ -240,7 +254,7 @@ static uint64_t raster_poly(Raster *r, const Poly *poly)
                     bool in = true;
 
                     for (unsigned j = 0; j < n && in; j++) {
-                        int64_t ej = !pos[0] && !pos[1] ? e[j]
+                        int64_t ej = !pos[0] && !pos[1] ? e[i][j]
                                      : edge(&poly->p[j],
                                             &poly->p[(j + 1) % n], sx, sy);
                         in = ej + bias[j] >= 0;
@@ -255,6 +269,7 @@ static uint64_t raster_poly(Raster *r, const Poly *poly)
                 }
             }
             if (q.mask) {
+                quad_weights(r, &q, e);
                 r->fn(r->opaque, &q);
             }
         }
