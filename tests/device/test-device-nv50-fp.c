@@ -6,7 +6,8 @@
  * interpolants and the position inputs, discard, c[] reads, two render
  * targets, a depth export against early-Z'd geometry, point sprites,
  * derivatives through helper pixels, the FP_PIXELS and SAMPLECNT
- * counters.
+ * counters; the program kept across draws but rewritten in place; the
+ * same render target with the FP shaded on host threads or not.
  *
  * The state is Mesa's nv50 driver's: RGBA32_FLOAT linear render
  * targets, a Z32_FLOAT zeta buffer, FP_INTERPOLANT_CTRL with all four
@@ -115,9 +116,8 @@ static void rt_fill(unsigned rt, float v)
     }
 }
 
-/* Assemble @src at ENTRY in the FP code segment; its state. */
-static void fp_program(const char *src, unsigned gprs, unsigned results,
-                       uint32_t control)
+/* Assemble @src at @entry in the FP code segment. */
+static void fp_code_at(const char *src, uint32_t entry)
 {
     g_autoptr(GArray) w = g_array_new(false, false, sizeof(uint32_t));
     g_autofree char *err = NULL;
@@ -125,8 +125,15 @@ static void fp_program(const char *src, unsigned gprs, unsigned results,
     ck_assert_msg(tesla_assemble(TESLA_G84, TESLA_PROG_FP, src, w, &err),
                   "%s", err);
     for (unsigned i = 0; i < w->len; i++) {
-        gr_wr32(CODE_VA + ENTRY + i * 4, g_array_index(w, uint32_t, i));
+        gr_wr32(CODE_VA + entry + i * 4, g_array_index(w, uint32_t, i));
     }
+}
+
+/* Assemble @src at ENTRY in the FP code segment; its state. */
+static void fp_program(const char *src, unsigned gprs, unsigned results,
+                       uint32_t control)
+{
+    fp_code_at(src, ENTRY);
     m(FP_REG_ALLOC_TEMP, gprs);
     m(FP_RESULT_COUNT, results);
     m(FP_CONTROL, control);
@@ -495,6 +502,149 @@ START_TEST(test_fp_helper_derivative)
 }
 END_TEST
 
+/* A flat colour (slot 4..7, flat) FP program filling RT 0. */
+static const char *const flat_fp =
+    "interp $r0 flat v[0x10]\n"
+    "interp $r1 flat v[0x14]\n"
+    "interp $r2 flat v[0x18]\n"
+    "exit interp $r3 flat v[0x1c]\n";
+
+/* Every pixel of RT 0 (its first channel) is @v. */
+static void rt0_all(float v)
+{
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            ck_assert_msg(rt_get(0, x, y, 0) == v, "%d,%d: %f, want %f", x,
+                          y, rt_get(0, x, y, 0), v);
+        }
+    }
+}
+
+/*
+ * The decode cache: a program rewritten in place between draws (the
+ * same address and length, as a driver re-uploading code) runs as
+ * rewritten; the same words again are not read afresh; another entry
+ * is.
+ */
+START_TEST(test_fp_code_rewrite)
+{
+    NV50Gr3dState *st = state();
+    uint64_t loads;
+
+    fp_interp(0, 0);
+    fp_program("mov b32 $r0 0x3f800000\n"
+               "mov b32 $r1 0x3f800000\n"
+               "mov b32 $r2 0x3f800000\n"
+               "mov b32 $r3 0x3f800000\n"
+               "exit nop\n", 4, 4, 0);
+    rect(0, 0, W, H, 0.5f, 0.5f);
+    rt0_all(1.0f);
+    loads = nv50_fp_prog_loads(st->fp_prog);
+    ck_assert_uint_ge(loads, 1);
+    /* the same words again: the context's program is kept */
+    fp_program("mov b32 $r0 0x3f800000\n"
+               "mov b32 $r1 0x3f800000\n"
+               "mov b32 $r2 0x3f800000\n"
+               "mov b32 $r3 0x3f800000\n"
+               "exit nop\n", 4, 4, 0);
+    rect(0, 0, W, H, 0.5f, 0.5f);
+    rt0_all(1.0f);
+    ck_assert_uint_eq(nv50_fp_prog_loads(st->fp_prog), loads);
+    /* rewritten in place: the new code runs */
+    fp_program("mov b32 $r0 0x40000000\n"
+               "mov b32 $r1 0x3f800000\n"
+               "mov b32 $r2 0x3f800000\n"
+               "mov b32 $r3 0x3f800000\n"
+               "exit nop\n", 4, 4, 0);
+    rect(0, 0, W, H, 0.5f, 0.5f);
+    rt0_all(2.0f);
+    ck_assert_uint_eq(nv50_fp_prog_loads(st->fp_prog), loads + 1);
+    /* another entry point */
+    fp_code_at("mov b32 $r0 0x40400000\n"
+               "mov b32 $r1 0x3f800000\n"
+               "mov b32 $r2 0x3f800000\n"
+               "mov b32 $r3 0x3f800000\n"
+               "exit nop\n", ENTRY + 0x200);
+    m(FP_START_ID, ENTRY + 0x200);
+    rect(0, 0, W, H, 0.5f, 0.5f);
+    rt0_all(3.0f);
+    ck_assert_uint_eq(nv50_fp_prog_loads(st->fp_prog), loads + 2);
+}
+END_TEST
+
+/*
+ * Many overlapping flat-coloured triangles in one draw (batches span
+ * primitives; the last one to cover a pixel decides its colour), with
+ * discard of a few: the same render target with the batches shaded on
+ * the engine thread alone and on host threads, and as a C model says.
+ */
+static void overlap_draw(unsigned threads, float *out)
+{
+    NV50GrCall c = call();
+    NV50Rop *r;
+    NV50FpDraw *d;
+    float model[H][W];
+
+    nv50_fp_set_threads(threads);
+    rt_fill(0, -1.0f);
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            model[y][x] = -1.0f;
+        }
+    }
+    r = nv50_rop_begin(&c, state());
+    ck_assert_ptr_nonnull(r);
+    d = nv50_fp_begin(&c, state(), r);
+    for (unsigned t = 0; t < 600; t++) {
+        float x0 = t * 7 % 13, y0 = t * 5 % 11, s = 3 + t % 9;
+        const float xy[3][2] = { { x0, y0 }, { x0 + s, y0 }, { x0, y0 + s } };
+        const float zz[3] = { 0.5f, 0.5f, 0.5f }, w[3] = { 1, 1, 1 };
+        NV50PipePrim p = tri(xy, zz, w, 0);
+        NV50PipeVertex v = vtx[0];
+
+        v.out[4] = fbits((float)t);
+        p.provoking = &v;
+        nv50_fp_prim(d, &p);
+        for (int y = 0; y < H; y++) {
+            for (int x = 0; x < W; x++) {
+                /* inside by the top-left rule: the hypotenuse's pixel
+                   centres lie on it, a right edge */
+                float u = x + 0.5f - x0, vv = y + 0.5f - y0;
+
+                if (u > 0 && vv > 0 && u + vv < s) {
+                    model[y][x] = t;
+                }
+            }
+        }
+    }
+    nv50_fp_end(d);
+    nv50_rop_end(r);
+    ck_assert_uint_eq(rd32(0x400100), 0);
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            out[y * W + x] = rt_get(0, x, y, 0);
+            ck_assert_msg(out[y * W + x] == model[y][x], "%u threads: %d,%d "
+                          "is %f, want %f", threads, x, y, out[y * W + x],
+                          model[y][x]);
+        }
+    }
+}
+
+START_TEST(test_fp_threads_same)
+{
+    float serial[W * H], par[W * H];
+
+    fp_program(flat_fp, 4, 4, 0);
+    fp_interp(4, 0);
+    overlap_draw(0, serial);
+    for (unsigned n = 1; n <= 4; n += 3) {
+        overlap_draw(n, par);
+        ck_assert(!memcmp(serial, par, sizeof(par)));
+    }
+    nv50_fp_set_threads(0);
+}
+END_TEST
+
 Suite *nv50_fp_suite(void)
 {
     Suite *su = suite_create("nv50_fp");
@@ -506,6 +656,8 @@ Suite *nv50_fp_suite(void)
     tcase_add_test(tc, test_fp_depth_export);
     tcase_add_test(tc, test_fp_point_sprite);
     tcase_add_test(tc, test_fp_helper_derivative);
+    tcase_add_test(tc, test_fp_code_rewrite);
+    tcase_add_test(tc, test_fp_threads_same);
     suite_add_tcase(su, tc);
     return su;
 }

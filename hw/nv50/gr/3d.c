@@ -527,7 +527,11 @@ static void nv50_3d_init(void *opaque)
 
 static void nv50_3d_fini(void *opaque)
 {
-    nv50_3d_draw_free(opaque);
+    NV50Gr3dState *st = opaque;
+
+    nv50_3d_draw_free(st);
+    nv50_fp_prog_free(st->fp_prog);
+    st->fp_prog = NULL;
 }
 
 static bool nv50_3d_method(NV50GrCall *c, void *opaque, uint32_t mthd,

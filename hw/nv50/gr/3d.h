@@ -154,6 +154,7 @@ typedef struct NV50Gr3dState {
     uint32_t strmout_vertices;
     bool in_begin;              /* between VERTEX_BEGIN_* and END */
     struct NV50Draw *draw;      /* the draw front end's (3d-draw.c) */
+    struct NV50FpProg *fp_prog; /* the back end's (fp-prog.c) */
 } NV50Gr3dState;
 
 /*

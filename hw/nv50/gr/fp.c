@@ -1,15 +1,9 @@
 /*
  * The 3D back end (pipe.h nv50_fp_begin/prim/end): one primitive after
  * clipping and the viewport -> coverage (hw/core/raster.h) -> early Z ->
- * FP quads on the TPC/MP model -> late Z -> ROP.
+ * FP quads on the TPC/MP model -> late Z -> ROP.  The FP program, c[]
+ * and the shading of a batch are fp-prog.c's.
  *
- * - Per draw: the FP's code (copied and scanned at the draw's first
- *   primitive), its launch state and the c[] lines it has read are kept
- *   for every primitive of the draw, so the FP sees code and c[] as of
- *   their first read in the draw (UNVERIFIED: the hardware's code and
- *   constant caches may refetch within a draw, e.g. after a ROP write
- *   that aliases them).  Code that cannot be read traps at every
- *   primitive, as before.
  * - Coverage: raster_triangle/line/point inside nv50_rop_bounds()'s
  *   rectangle and sample pattern, positions snapped to 1/256 pixel
  *   (UNVERIFIED: the G84's sub-pixel precision).  POLYGON_MODE LINE and
@@ -23,16 +17,30 @@
  *   ($r[FP_RESULT_COUNT - 1]) for every sample when it exports one; the
  *   alpha test (nv50_rop_alpha_test, colour output 0's alpha) comes
  *   first and drops the fragment before it touches zeta.
- * - FP launches: quads are batched, up to FP_BATCH_QUADS a launch
- *   (warps of 8 quads, threads UL UR LL LR), each batch on the next of
- *   the 4 MPs (UNVERIFIED: the hardware's distribution); code from
- *   FP_ADDRESS + FP_START_ID in DMA_CODE_CB, FP_REG_ALLOC_TEMP
- *   registers, c[] through the FP's SET_PROGRAM_CB slots, textures
- *   through nv50_tex_sample (TeslaEnv.opaque starts with the
- *   NV50TexUnit).  Uncovered pixels of a quad run as helpers
- *   (TeslaLaunch.invisible).  A trap is reported as PGRAPH TRAP_MP
- *   (MPC TRAP bit of the MP, UNVERIFIED: without the ERROR_CODE words
- *   tpc.c writes for compute) and drops the rest of the primitive.
+ * - FP launches: the draw's quads are batched, up to FP_BATCH_QUADS a
+ *   launch (warps of 8 quads, threads UL UR LL LR) from up to
+ *   FP_BATCH_PRIMS primitives, each batch on the next of the 4 MPs
+ *   (UNVERIFIED: the hardware's distribution).  Uncovered pixels of a
+ *   quad run as helpers (TeslaLaunch.invisible).  A trap is reported as
+ *   PGRAPH TRAP_MP (MPC TRAP bit of the MP, UNVERIFIED: without the
+ *   ERROR_CODE words tpc.c writes for compute) and drops the batch and
+ *   the rest of its primitives.
+ * - Host threads: a batch is shaded (its v[] words and its launch) as a
+ *   job of a pool of host threads (util/workpool.c; GEMU_FP_THREADS=N,
+ *   default one per host core but the engine thread's, at most one per
+ *   MP; 0: everything on the engine thread), while the engine thread
+ *   rasterises the next ones.  Results are retired on the engine thread
+ *   in the order the batches were made: late Z, alpha test and every
+ *   ROP write happen in API order whatever thread shaded what, so the
+ *   render targets do not depend on the host's timing or thread count.
+ *   Early Z is done as quads are made, in order too (a quad's early Z
+ *   never waits for an earlier quad's colour: only late Z and colour
+ *   come after the FP).  What the shading reads (code, c[] as of its
+ *   first read in the draw, textures) is not written by the draw itself
+ *   but for a texture that is also a render target (undefined in GL):
+ *   its texels may then be read before or after the ROP's write-back.
+ *   After a trap, the parallel path may have early-Z tested more of the
+ *   trapped primitives' quads than the serial one.
  * - v[] (what `interp` returns), per FP_INTERPOLANT_CTRL as Mesa's nv50
  *   driver lays it out (nv50_fragprog_assign_slots): first the position
  *   components UMASK selects (x, y: the pixel centre; z: the depth
@@ -62,293 +70,63 @@
 #include "gemu/bitops.h"
 #include "gemu/log.h"
 #include "hw/nv50/nv50.h"
-#include "hw/nv50/engine.h"
-#include "pipe.h"
-#include "tpc.h"
+#include "fp.h"
 
 /* 3D methods the back end reads (rnndb g80_3d.xml) */
-#define M_FP_RESULT_COUNT           0x1298
 #define M_SHADE_MODEL               0x12d4
-#define M_LOCAL_SIZE_LOG            0x12e0
-#define M_ALPHA_TEST_ENABLE         0x12ec
 #define M_POINT_COORD_REPLACE_MAP   0x13c0      /* 16 words */
-#define M_FP_START_ID               0x1414
-#define M_SAMPLECNT_ENABLE          0x1514
 #define M_POINT_SPRITE_ENABLE       0x1520
 #define M_NOPERSPECTIVE_BITMAP      0x1540      /* 4 words */
 #define M_POINT_SPRITE_CTRL         0x1660
 #define M_SEMANTIC_COLOR            0x1904
 #define M_FP_INTERPOLANT_CTRL       0x1988
-#define M_FP_REG_ALLOC_TEMP         0x198c
-#define M_FP_CONTROL                0x19a8
 
 #define SHADE_MODEL_FLAT            0x1d00
-#define FP_CONTROL_MULTIPLE_RESULTS 0x00000001u
-#define FP_CONTROL_EXPORTS_Z        0x00000100u
-#define FP_CONTROL_USES_KIL         0x00100000u
 #define POINT_SPRITE_UPPER_LEFT     0x00000010u
 #define SEMANTIC_COLOR_CLMP_EN      0x01000000u
-
-#define FP_CODE_SEGMENT     0x1000000u  /* 24-bit code addresses */
-#define FP_CODE_MAX         0x10000u    /* code read past the entry */
-#define FP_PAGE             0x1000u
-#define FP_BATCH_QUADS      256         /* 1024 threads, 32 warps */
-#define FP_MAP_SLOTS        64          /* VP_RESULT_MAP entries */
-#define FP_POS_SLOTS        4
-#define FP_FACE_WORD        (0x3fc / 4)
-#define FP_CB_LINE          256
-#define FP_CB_LINES(size)   (((size) + FP_CB_LINE - 1) / FP_CB_LINE)
-
-/* Where a v[] word comes from. */
-typedef enum FpSrc {
-    SRC_POS_X,
-    SRC_POS_Y,
-    SRC_POS_Z,
-    SRC_POS_W,
-    SRC_INTERP,                 /* sum of bary * val[] */
-    SRC_CONST,                  /* bits */
-    SRC_SPRITE_S,
-    SRC_SPRITE_T,
-} FpSrc;
-
-typedef struct FpSlot {
-    FpSrc src;
-    uint32_t bits;              /* SRC_CONST */
-    float val[3];               /* SRC_INTERP: per vertex */
-} FpSlot;
-
-/* A c[] slot: its window and the lines of it read so far. */
-typedef struct FpCb {
-    NV50CpSpace sp;
-    uint8_t **line;             /* sp.size / FP_CB_LINE entries, lazily */
-} FpCb;
-
-typedef struct FpQuad {
-    int x, y;
-    unsigned mask;              /* pixels with a surviving sample */
-    uint8_t samples[4];         /* surviving samples of each pixel */
-    float bary[4][3];           /* of the primitive's vertices */
-    float z[4];                 /* at the pixel centres */
-} FpQuad;
-
-typedef struct NV50FpDraw {
-    NV50TexUnit tex;            /* first: TeslaEnv.opaque for tex too */
-    NV50GrCall *c;
-    NV50Gr3dState *st;
-    NV50Rop *rop;
-    const NV50PipePrim *prim;
-    RasterParams rp;
-    /* the program */
-    uint32_t *code;
-    TeslaEnv env;
-    uint32_t entry;
-    unsigned results;
-    bool multiple, exports_z, late_z, alpha_test;
-    bool samplecnt;             /* SAMPLECNT_ENABLE */
-    /* interpolants */
-    FpSlot slot[FP_POS_SLOTS + FP_MAP_SLOTS];
-    unsigned nslots;
-    unsigned in_words;          /* nslots, or up to the face word */
-    bool face;
-    FpCb cb[TESLA_NUM_CSPACES];
-    /* the sub-primitive being rasterised: its vertices in prim's */
-    unsigned vidx[3], nsub;
-    float point_size;
-    /* the batch */
-    FpQuad quad[FP_BATCH_QUADS];
-    unsigned nquads;
-    uint32_t *in;
-    bool *invisible;
-    unsigned mp_next;
-    bool stopped;               /* a trap or an abort: drop the rest */
-    /* per draw */
-    bool loaded;                /* code, env and cb[] set up */
-    size_t in_cap;              /* words of in[] */
-} FpDraw;
 
 static inline uint32_t st_get(const NV50Gr3dState *st, uint32_t mthd)
 {
     return st->mthd[mthd >> 2];
 }
 
-/* --- code and c[] -------------------------------------------------------- */
+/* --- host threads -------------------------------------------------------- */
 
-static bool insn_is_end(const TeslaInsn *insn, uint32_t max_target)
+static WorkPool *fp_pool;
+static GMutex fp_pool_lock;
+
+static unsigned fp_default_threads(void)
 {
-    if (insn->pred != TPRED_ALWAYS || insn->addr < max_target) {
-        return false;
+    const char *e = g_getenv("GEMU_FP_THREADS");
+
+    if (e && *e) {
+        return MIN((unsigned)g_ascii_strtoull(e, NULL, 10),
+                   (unsigned)FP_MAX_WORKERS);
     }
-    return insn->post == TPOST_EXIT || insn->op == TOP_RET;
+    /* the engine thread shades too: one worker per other host core */
+    return MIN((unsigned)MAX(g_get_num_processors() - 1, 0),
+               (unsigned)FP_MAX_WORKERS);
 }
 
-/*
- * Copy the FP's code: the pages from the entry's on, as far as the
- * program goes (decoded up to an unconditional exit that no branch
- * jumps past), FP_CODE_MAX bytes at most; the words before the entry's
- * page stay 0 (a program does not branch out of itself).  Notes
- * whether the program reads the face (v[0x3fc], or v[] through $a).
- */
-static bool fp_load_code(FpDraw *d)
+static WorkPool *fp_pool_get(void)
 {
-    NV50GrCall *c = d->c;
-    const NV50GrShared *sh = &c->ctx->shared;
-    NV50CpSpace sp = {
-        .dma = sh->dma_code_cb,
-        .base = sh->code[NV50_GR_PROG_FP],
-        .size = FP_CODE_SEGMENT,
-    };
-    uint32_t entry = st_get(d->st, M_FP_START_ID) & (FP_CODE_SEGMENT - 1);
-    uint32_t first = entry & ~(FP_PAGE - 1);
-    uint32_t cap = MIN(first + FP_CODE_MAX, FP_CODE_SEGMENT);
-    uint32_t loaded = first, pc = entry, max_target = entry;
-    NV50Fault f;
+    WorkPool *p;
 
-    entry &= ~3u;
-    pc = entry;
-    d->entry = entry;
-    d->code = g_malloc0(cap);
-    for (;;) {
-        TeslaInsn insn;
-
-        while (pc + 8 > loaded && loaded < cap) {
-            if (!nv50_cp_space_rw(c, &sp, loaded, (uint8_t *)d->code + loaded,
-                                  FP_PAGE, false, &f)) {
-                if (loaded == first) {
-                    nv50_gr_trap(c, NV50_GR_TRAP_CCACHE, 1, "FP code at "
-                                 "0x%x (segment 0x%010" PRIx64 ") cannot be "
-                                 "read (%s)", entry, sp.base,
-                                 nv50_fault_name(f.reason));
-                    return false;
-                }
-                cap = loaded;
-                break;
-            }
-            for (uint32_t i = loaded / 4; i < (loaded + FP_PAGE) / 4; i++) {
-                d->code[i] = ldn_le_p(&d->code[i], 4);
-            }
-            loaded += FP_PAGE;
-        }
-        if (pc + 4 > loaded) {
-            break;
-        }
-        tesla_decode(TESLA_G84, TESLA_PROG_FP, d->code, loaded / 4, pc,
-                     &insn);
-        if (insn.op == TOP_INVALID) {
-            break;
-        }
-        if (insn.op == TOP_INTERP && insn.src[0].kind == TOPND_MEM &&
-            (insn.src[0].areg || insn.src[0].imm >= FP_FACE_WORD * 4)) {
-            d->face = true;
-        }
-        for (unsigned i = 0; i < insn.nsrc; i++) {
-            if (insn.src[i].kind == TOPND_TARGET) {
-                max_target = MAX(max_target, insn.src[i].imm);
-            }
-        }
-        pc += insn.len;
-        if (insn_is_end(&insn, max_target)) {
-            break;
-        }
+    g_mutex_lock(&fp_pool_lock);
+    if (!fp_pool) {
+        fp_pool = workpool_new("nv50-fp", fp_default_threads());
     }
-    d->env.code = d->code;
-    d->env.code_words = loaded / 4;
-    return true;
+    p = fp_pool;
+    g_mutex_unlock(&fp_pool_lock);
+    return p;
 }
 
-static bool fp_cb_read(FpDraw *d, unsigned idx, uint32_t addr, void *buf,
-                       unsigned size)
+void nv50_fp_set_threads(unsigned n)
 {
-    FpCb *cb = &d->cb[idx & (TESLA_NUM_CSPACES - 1)];
-    uint8_t *b = buf;
-
-    if (!cb->sp.size || (uint64_t)addr + size > cb->sp.size) {
-        return false;
-    }
-    if (!cb->line) {
-        cb->line = g_new0(uint8_t *, FP_CB_LINES(cb->sp.size));
-    }
-    while (size) {
-        uint32_t li = addr / FP_CB_LINE, off = addr % FP_CB_LINE;
-        unsigned n = MIN(size, FP_CB_LINE - off);
-
-        if (!cb->line[li]) {
-            uint64_t base = (uint64_t)li * FP_CB_LINE;
-            size_t len = MIN((uint64_t)FP_CB_LINE, cb->sp.size - base);
-            NV50Fault f;
-
-            cb->line[li] = g_malloc0(FP_CB_LINE);
-            if (!nv50_cp_space_rw(d->c, &cb->sp, base, cb->line[li], len,
-                                  false, &f)) {
-                /* UNVERIFIED: reads 0, as tpc.c's c[] do */
-                gemu_log_mask(LOG_GUEST_ERROR, "nv50 FP: c%u[0x%x] cannot "
-                              "be read (%s)\n", idx, (unsigned)base,
-                              nv50_fault_name(f.reason));
-                memset(cb->line[li], 0, FP_CB_LINE);
-            }
-        }
-        memcpy(b, cb->line[li] + off, n);
-        b += n;
-        addr += n;
-        size -= n;
-    }
-    return true;
-}
-
-static bool fp_mem_read(void *opaque, TeslaSpace space, unsigned idx,
-                        uint32_t addr, void *buf, unsigned size)
-{
-    FpDraw *d = opaque;
-
-    if (space == TSPACE_C) {
-        return fp_cb_read(d, idx, addr, buf, size);
-    }
-    return false;               /* no g[] for an FP */
-}
-
-static bool fp_mem_write(void *opaque, TeslaSpace space, unsigned idx,
-                         uint32_t addr, const void *buf, unsigned size)
-{
-    return false;
-}
-
-static void fp_env(FpDraw *d)
-{
-    NV50GrCall *c = d->c;
-    const NV50GrShared *sh = &c->ctx->shared;
-    uint32_t fc = st_get(d->st, M_FP_CONTROL);
-    uint32_t lsl = st_get(d->st, M_LOCAL_SIZE_LOG);
-
-    d->results = MIN(st_get(d->st, M_FP_RESULT_COUNT),
-                     (uint32_t)TESLA_MAX_GPRS);
-    d->multiple = fc & FP_CONTROL_MULTIPLE_RESULTS;
-    d->exports_z = fc & FP_CONTROL_EXPORTS_Z;
-    d->alpha_test = st_get(d->st, M_ALPHA_TEST_ENABLE) & 1;
-    d->samplecnt = st_get(d->st, M_SAMPLECNT_ENABLE) & 1;
-    d->late_z = d->exports_z || (fc & FP_CONTROL_USES_KIL) || d->alpha_test;
-
-    d->env.variant = TESLA_G84;
-    d->env.prog = TESLA_PROG_FP;
-    d->env.gprs = MIN(MAX(st_get(d->st, M_FP_REG_ALLOC_TEMP), d->results),
-                      (uint32_t)TESLA_MAX_GPRS);
-    /* log2(bytes / 8), 0: no l[] (as compute's) */
-    d->env.local_bytes = lsl ? MIN(8u << MIN(lsl, 13u), 0x10000u) : 0;
-    d->env.mem_read = fp_mem_read;
-    d->env.mem_write = fp_mem_write;
-    d->env.tex = nv50_tex_sample;
-    d->env.opaque = d;
-    d->env.stop = nv50_engine_abort_flag(c->s);
-    for (unsigned i = 0; i < TESLA_NUM_CSPACES; i++) {
-        const NV50GrCb *cb = nv50_gr_prog_cb(sh, NV50_GR_PROG_FP, i);
-
-        if (cb) {
-            d->cb[i].sp = (NV50CpSpace) {
-                .dma = sh->dma_code_cb, .base = cb->addr, .size = cb->size,
-            };
-            d->env.c[i].size = cb->size;
-        }
-    }
-    d->tex.c = c;
-    d->tex.prog = NV50_GR_PROG_FP;
+    g_mutex_lock(&fp_pool_lock);
+    workpool_free(fp_pool);
+    fp_pool = workpool_new("nv50-fp", MIN(n, (unsigned)FP_MAX_WORKERS));
+    g_mutex_unlock(&fp_pool_lock);
 }
 
 /* --- interpolants -------------------------------------------------------- */
@@ -359,7 +137,31 @@ static float vert_word(const NV50PipeVertex *v, unsigned w)
            ? bits_to_f32(v->out[w]) : 0.0f;
 }
 
-/* The v[] words of the FP for primitive @p (see the header comment). */
+/* A sprite coordinate or constant replacing map slot @ms; false: none. */
+static bool sprite_slot(const NV50Gr3dState *st, unsigned ms, FpSlot *s)
+{
+    uint32_t map = st_get(st, M_POINT_COORD_REPLACE_MAP + ms / 8 * 4);
+
+    switch ((map >> (ms % 8 * 4)) & 0xf) {
+    case 1:
+        s->src = SRC_SPRITE_S;
+        return true;
+    case 2:
+        s->src = SRC_SPRITE_T;
+        return true;
+    case 3:
+        s->src = SRC_CONST;
+        s->bits = 0;
+        return true;
+    case 4:
+        s->src = SRC_CONST;
+        s->bits = f32_to_bits(1.0f);
+        return true;
+    }
+    return false;
+}
+
+/* The v[] words of the primitive being drawn (see the header comment). */
 static void fp_slots(FpDraw *d)
 {
     const NV50Gr3dState *st = d->st;
@@ -374,11 +176,12 @@ static void fp_slots(FpDraw *d)
     bool shade_flat = st_get(st, M_SHADE_MODEL) == SHADE_MODEL_FLAT;
     bool sprite = p->kind == NV50_PRIM_POINTS &&
                   (st_get(st, M_POINT_SPRITE_ENABLE) & 1);
+    FpSlot *slot = d->cur.slot;
     unsigned n = 0;
 
     for (unsigned i = 0; i < FP_POS_SLOTS; i++) {
         if (umask & (1u << i)) {
-            FpSlot *s = &d->slot[n++];
+            FpSlot *s = &slot[n++];
 
             s->src = SRC_POS_X + i;
             for (unsigned j = 0; j < p->nverts; j++) {
@@ -391,31 +194,14 @@ static void fp_slots(FpDraw *d)
     }
     for (unsigned k = 0; k < count && offset + k < FP_MAP_SLOTS; k++) {
         unsigned ms = offset + k, word = ms;
-        FpSlot *s = &d->slot[n++];
+        FpSlot *s = &slot[n++];
         bool colour = ms >= ffc && ms < ffc + ncol;
         bool flat = k >= nonflat || (colour && shade_flat);
         bool linear = st_get(st, M_NOPERSPECTIVE_BITMAP + ms / 32 * 4) &
                       (1u << (ms % 32));
 
-        if (sprite) {
-            uint32_t map = st_get(st, M_POINT_COORD_REPLACE_MAP + ms / 8 * 4);
-
-            switch ((map >> (ms % 8 * 4)) & 0xf) {
-            case 1:
-                s->src = SRC_SPRITE_S;
-                continue;
-            case 2:
-                s->src = SRC_SPRITE_T;
-                continue;
-            case 3:
-                s->src = SRC_CONST;
-                s->bits = 0;
-                continue;
-            case 4:
-                s->src = SRC_CONST;
-                s->bits = f32_to_bits(1.0f);
-                continue;
-            }
+        if (sprite && sprite_slot(st, ms, s)) {
+            continue;
         }
         if (colour && !p->front && bfc != ffc) {
             word = bfc + (ms - ffc);
@@ -442,58 +228,17 @@ static void fp_slots(FpDraw *d)
             s->val[j] = linear ? a : a * p->scr[j].inv_w;
         }
     }
-    d->nslots = n;
-    d->in_words = d->face ? MAX(n, FP_FACE_WORD + 1u) : n;
+    d->cur.nslots = n;
+    d->cur.nverts = p->nverts;
+    d->cur.front = p->front;
+    d->cur.point_size = d->point_size;
+    d->cur.sprite_ul = st_get(st, M_POINT_SPRITE_CTRL) &
+                       POINT_SPRITE_UPPER_LEFT;
+    memcpy(d->cur.scr, p->scr, sizeof(d->cur.scr));
+    d->cur.seq = d->seq;
 }
 
-/* The v[] words of pixel @i of quad @q, to @out. */
-static void fp_pixel_in(const FpDraw *d, const FpQuad *q, unsigned i,
-                        uint32_t *out)
-{
-    const NV50PipePrim *p = d->prim;
-    float px = q->x + (i & 1) + 0.5f, py = q->y + (i >> 1) + 0.5f;
-    const float *b = q->bary[i];
-
-    for (unsigned k = 0; k < d->nslots; k++) {
-        const FpSlot *s = &d->slot[k];
-        float v = 0.0f;
-
-        switch (s->src) {
-        case SRC_POS_X:
-            v = px;
-            break;
-        case SRC_POS_Y:
-            v = py;
-            break;
-        case SRC_POS_Z:
-        case SRC_POS_W:
-        case SRC_INTERP:
-            for (unsigned j = 0; j < p->nverts; j++) {
-                v += b[j] * s->val[j];
-            }
-            break;
-        case SRC_CONST:
-            out[k] = s->bits;
-            continue;
-        case SRC_SPRITE_S:
-            v = (px - (p->scr[0].x - d->point_size / 2)) / d->point_size;
-            break;
-        case SRC_SPRITE_T:
-            v = (py - (p->scr[0].y - d->point_size / 2)) / d->point_size;
-            if (!(st_get(d->st, M_POINT_SPRITE_CTRL) &
-                  POINT_SPRITE_UPPER_LEFT)) {
-                v = 1.0f - v;
-            }
-            break;
-        }
-        out[k] = f32_to_bits(v);
-    }
-    if (d->face) {
-        out[FP_FACE_WORD] = p->front ? 0xffffffffu : 0;
-    }
-}
-
-/* --- the batch ----------------------------------------------------------- */
+/* --- results (the engine thread, in API order) -------------------------- */
 
 static void fp_report_trap(FpDraw *d, unsigned mp, const TeslaResult *r)
 {
@@ -518,25 +263,27 @@ static float fp_sample_z(const FpDraw *d, const FpQuad *q, unsigned i,
            dzdy * rs->pos[s][1] / 16.0f;
 }
 
-static void fp_output(FpDraw *d, const TeslaRun *run, const FpQuad *q,
-                      unsigned i, unsigned t)
+static void fp_output(FpDraw *d, const uint32_t *reg, const FpQuad *q,
+                      unsigned i, bool front)
 {
     float color[NV50_PIPE_RTS][4];
     unsigned samples = q->samples[i];
     unsigned ncol = d->results;
+    unsigned nrt = d->multiple ? NV50_PIPE_RTS : 1;
     float zout = 0.0f;
 
     if (d->exports_z && d->results) {
-        zout = bits_to_f32(tesla_run_reg(run, t, d->results - 1));
+        zout = bits_to_f32(reg[d->results - 1]);
         ncol = d->results - 1;
     }
-    for (unsigned rt = 0; rt < NV50_PIPE_RTS; rt++) {
-        unsigned base = d->multiple ? rt * 4 : 0;
-
+    for (unsigned rt = 0; rt < nrt; rt++) {
         for (unsigned k = 0; k < 4; k++) {
-            color[rt][k] = base + k < ncol
-                ? bits_to_f32(tesla_run_reg(run, t, base + k)) : 0.0f;
+            color[rt][k] = rt * 4 + k < ncol ? bits_to_f32(reg[rt * 4 + k])
+                                             : 0.0f;
         }
+    }
+    for (unsigned rt = nrt; rt < NV50_PIPE_RTS; rt++) {
+        memcpy(color[rt], color[0], sizeof(color[0]));
     }
     if (d->alpha_test && !nv50_rop_alpha_test(d->rop, color[0][3])) {
         return;
@@ -550,7 +297,7 @@ static void fp_output(FpDraw *d, const TeslaRun *run, const FpQuad *q,
             }
             z = d->exports_z ? zout : fp_sample_z(d, q, i, s);
             if (!nv50_rop_zs_test(d->rop, q->x + (i & 1), q->y + (i >> 1),
-                                  s, z, d->prim->front)) {
+                                  s, z, front)) {
                 samples &= ~(1u << s);
             }
         }
@@ -564,74 +311,132 @@ static void fp_output(FpDraw *d, const TeslaRun *run, const FpQuad *q,
     }
 }
 
-/* Shade the batched quads on the next MP, then late Z and ROP. */
-static void fp_flush(FpDraw *d)
+/* Wait for batch @b's shading, then late Z and ROP; frees its run. */
+static void fp_retire(FpDraw *d, FpBatch *b)
 {
-    unsigned threads = d->nquads * 4, mp = d->mp_next++ % NV50_MPS;
-    unsigned visible = 0;
-    g_autofree char *err = NULL;
+    uint64_t last = b->prim[b->nprims - 1].seq;
     const TeslaResult *r;
-    TeslaLaunch tl = { 0 };
-    TeslaRun *run;
 
-    if (!d->nquads || d->stopped) {
-        d->nquads = 0;
-        return;
-    }
-    if (d->in_words) {
-        memset(d->in, 0, (size_t)threads * d->in_words * 4);
-    }
-    for (unsigned q = 0; q < d->nquads; q++) {
-        for (unsigned i = 0; i < 4; i++) {
-            unsigned t = q * 4 + i;
-
-            d->invisible[t] = !(d->quad[q].mask & (1u << i));
-            visible += !d->invisible[t];
-            if (d->in_words) {
-                fp_pixel_in(d, &d->quad[q], i,
-                            d->in + (size_t)t * d->in_words);
-            }
-        }
-    }
-    tl.threads = threads;
-    tl.in = d->in_words ? d->in : NULL;
-    tl.in_words = d->in_words;
-    tl.invisible = d->invisible;
-    tl.entry = d->entry;
-    tl.local_uncleared = true;
-    tl.keep_regs = true;
-    d->env.tpc_index = mp / NV50_MPS_PER_TPC;
-    d->env.mp_index = mp % NV50_MPS_PER_TPC;
-    run = tesla_run_new(&d->env, &tl, &err);
-    d->nquads = 0;
-    if (!run) {
+    workpool_wait(d->pool, &b->job);
+    if (!b->run) {
         nv50_gr_error(d->c, NV50_GR_INTR_DATA_ERROR,
-                      NV50_GR_DERR_INVALID_VALUE, "FP launch: %s", err);
-        d->stopped = true;
+                      NV50_GR_DERR_INVALID_VALUE, "FP launch: %s", b->err);
+        g_free(b->err);
+        b->err = NULL;
+        d->stop_seq = MAX(d->stop_seq, last);
         return;
     }
-    tesla_run_exec(run);
-    r = tesla_run_result(run);
+    r = tesla_run_result(b->run);
     if (r->status == TESLA_RUN_PAUSED) {
         gemu_log_mask(LOG_GUEST_ERROR, "nv50: FP launch on channel %d "
                       "abandoned (reset or teardown)\n", d->c->ctx->chid);
-        d->stopped = true;
+        d->stop_seq = MAX(d->stop_seq, last);
     } else if (r->status != TESLA_RUN_DONE) {
-        fp_report_trap(d, mp, r);
-        d->stopped = true;
+        fp_report_trap(d, b->mp, r);
+        d->stop_seq = MAX(d->stop_seq, last);
     } else {
-        d->st->counter[NV50_3D_COUNTER_FP_PIXELS] += visible;
-        for (unsigned q = 0; q < threads / 4; q++) {
-            for (unsigned i = 0; i < 4; i++) {
-                unsigned t = q * 4 + i;
+        d->st->counter[NV50_3D_COUNTER_FP_PIXELS] += b->visible;
+        for (unsigned t = 0; t < b->nquads * 4; t++) {
+            const FpQuad *q = &b->quad[t / 4];
 
-                if (!d->invisible[t] && !tesla_run_killed(run, t)) {
-                    fp_output(d, run, &d->quad[q], i, t);
-                }
+            if (!b->invisible[t] && !tesla_run_killed(b->run, t) &&
+                b->prim[q->prim].seq > d->stop_seq) {
+                fp_output(d, tesla_run_regs(b->run, t), q, t % 4,
+                          b->prim[q->prim].front);
             }
         }
     }
-    tesla_run_free(run);
+    tesla_run_free(b->run);
+    b->run = NULL;
+}
+
+/* --- batches ------------------------------------------------------------- */
+
+static FpBatch *fp_fill(FpDraw *d)
+{
+    NV50FpProg *pr = d->prog;
+
+    if (!pr->ring[d->head]) {
+        pr->ring[d->head] = g_new0(FpBatch, 1);
+        pr->ring[d->head]->job.fn = fp_batch_shade;
+    }
+    return pr->ring[d->head];
+}
+
+/* The oldest batch in flight, retired. */
+static void fp_retire_oldest(FpDraw *d)
+{
+    unsigned i = (d->head + d->depth - d->inflight) % d->depth;
+
+    fp_retire(d, d->prog->ring[i]);
+    d->inflight--;
+}
+
+/* Hand the filling batch to the pool; retire the oldest if it is full. */
+static void fp_submit(FpDraw *d)
+{
+    FpBatch *b = fp_fill(d);
+    size_t need = (size_t)b->nquads * 4 * d->in_words;
+
+    if (!b->nquads) {
+        return;
+    }
+    if (need > b->in_cap) {
+        g_free(b->in);
+        b->in = g_new(uint32_t, need);
+        b->in_cap = need;
+    }
+    b->d = d;
+    b->mp = d->mp_next++ % NV50_MPS;
+    workpool_submit(d->pool, &b->job);
+    d->inflight++;
+    d->head = (d->head + 1) % d->depth;
+    d->cur_in_batch = false;
+    if (d->inflight == d->depth) {
+        fp_retire_oldest(d);    /* the one at head */
+    }
+    b = fp_fill(d);
+    b->nquads = b->nprims = b->visible = 0;
+}
+
+static void fp_drain(FpDraw *d)
+{
+    fp_submit(d);
+    while (d->inflight) {
+        fp_retire_oldest(d);
+    }
+}
+
+/* Quad @q (early Z done) into the filling batch. */
+static void fp_batch_add(FpDraw *d, const FpQuad *q)
+{
+    FpBatch *b = fp_fill(d);
+    FpQuad *bq;
+
+    if (!d->cur_in_batch) {
+        FpPrim *p = &b->prim[b->nprims++];
+
+        *p = (FpPrim) {
+            .seq = d->cur.seq, .nverts = d->cur.nverts,
+            .front = d->cur.front, .sprite_ul = d->cur.sprite_ul,
+            .point_size = d->cur.point_size, .nslots = d->cur.nslots,
+        };
+        memcpy(p->scr, d->cur.scr, sizeof(p->scr));
+        memcpy(p->slot, d->cur.slot, d->cur.nslots * sizeof(FpSlot));
+        d->cur_in_batch = true;
+    }
+    bq = &b->quad[b->nquads];
+    *bq = *q;
+    bq->prim = b->nprims - 1;
+    for (unsigned i = 0; i < 4; i++) {
+        bool inv = !(q->mask & (1u << i));
+
+        b->invisible[b->nquads * 4 + i] = inv;
+        b->visible += !inv;
+    }
+    if (++b->nquads == FP_BATCH_QUADS || b->nprims == FP_BATCH_PRIMS) {
+        fp_submit(d);
+    }
 }
 
 /* The rasteriser's callback: early Z, then into the batch. */
@@ -639,23 +444,22 @@ static void fp_quad(void *opaque, const RasterQuad *rq)
 {
     FpDraw *d = opaque;
     const NV50PipePrim *p = d->prim;
-    FpQuad *q;
+    FpQuad q;
 
-    if (d->stopped) {
+    if (d->seq <= d->stop_seq) {
         return;
     }
-    q = &d->quad[d->nquads];
-    q->x = rq->x;
-    q->y = rq->y;
-    q->mask = 0;
+    q.x = rq->x;
+    q.y = rq->y;
+    q.mask = 0;
     for (unsigned i = 0; i < 4; i++) {
-        q->z[i] = 0.0f;
-        memset(q->bary[i], 0, sizeof(q->bary[i]));
+        q.z[i] = 0.0f;
+        memset(q.bary[i], 0, sizeof(q.bary[i]));
         for (unsigned k = 0; k < d->nsub; k++) {
-            q->bary[i][d->vidx[k]] += rq->bary[i][k];
+            q.bary[i][d->vidx[k]] += rq->bary[i][k];
         }
         for (unsigned j = 0; j < p->nverts; j++) {
-            q->z[i] += q->bary[i][j] * p->scr[j].z;
+            q.z[i] += q.bary[i][j] * p->scr[j].z;
         }
     }
     for (unsigned i = 0; i < 4; i++) {
@@ -664,23 +468,20 @@ static void fp_quad(void *opaque, const RasterQuad *rq)
         if (!d->late_z) {
             for (unsigned s = 0; s < 8; s++) {
                 if ((samples & (1u << s)) &&
-                    !nv50_rop_zs_test(d->rop, q->x + (i & 1),
-                                      q->y + (i >> 1), s,
-                                      fp_sample_z(d, q, i, s), p->front)) {
+                    !nv50_rop_zs_test(d->rop, q.x + (i & 1),
+                                      q.y + (i >> 1), s,
+                                      fp_sample_z(d, &q, i, s), p->front)) {
                     samples &= ~(1u << s);
                 }
             }
         }
-        q->samples[i] = samples;
+        q.samples[i] = samples;
         if (samples) {
-            q->mask |= 1u << i;
+            q.mask |= 1u << i;
         }
     }
-    if (!q->mask) {
-        return;                 /* nothing left to shade */
-    }
-    if (++d->nquads == FP_BATCH_QUADS) {
-        fp_flush(d);
+    if (q.mask) {
+        fp_batch_add(d, &q);    /* else nothing left to shade */
     }
 }
 
@@ -703,7 +504,6 @@ static void fp_rasterise(FpDraw *d)
     switch (p->kind) {
     case NV50_PRIM_POINTS:
         fp_sub(d, 1, 0, 0, 0);
-        d->point_size = p->width > 0 ? p->width : 1.0f;
         raster_point(&p->scr[0], d->point_size, rp, fp_quad, d);
         return;
     case NV50_PRIM_LINES:
@@ -717,23 +517,6 @@ static void fp_rasterise(FpDraw *d)
     }
 }
 
-static void fp_unload(FpDraw *d)
-{
-    for (unsigned i = 0; i < TESLA_NUM_CSPACES; i++) {
-        if (d->cb[i].line) {
-            for (uint64_t l = 0; l < FP_CB_LINES(d->cb[i].sp.size); l++) {
-                g_free(d->cb[i].line[l]);
-            }
-            g_free(d->cb[i].line);
-        }
-        d->cb[i] = (FpCb) { 0 };
-    }
-    g_free(d->code);
-    d->code = NULL;
-    d->face = false;
-    d->loaded = false;
-}
-
 NV50FpDraw *nv50_fp_begin(NV50GrCall *c, NV50Gr3dState *st, NV50Rop *rop)
 {
     FpDraw *d = g_new0(FpDraw, 1);
@@ -741,40 +524,42 @@ NV50FpDraw *nv50_fp_begin(NV50GrCall *c, NV50Gr3dState *st, NV50Rop *rop)
     d->c = c;
     d->st = st;
     d->rop = rop;
+    if (!st->fp_prog) {
+        st->fp_prog = g_new0(NV50FpProg, 1);
+    }
+    d->prog = st->fp_prog;
+    g_mutex_init(&d->cb_lock);
     nv50_rop_bounds(rop, &d->rp);
     d->rp.subpixel_bits = 8;    /* UNVERIFIED for the G84 */
-    d->invisible = g_new(bool, FP_BATCH_QUADS * 4);
+    d->pool = fp_pool_get();
+    /* serial: each batch retired as soon as it is full, as it was made */
+    d->depth = workpool_threads(d->pool)
+               ? MIN(2 * (workpool_threads(d->pool) + 1), FP_RING_MAX) : 1;
+    fp_fill(d)->nquads = 0;
+    fp_fill(d)->nprims = 0;
+    fp_fill(d)->visible = 0;
     return d;
 }
 
 void nv50_fp_prim(NV50FpDraw *d, const NV50PipePrim *prim)
 {
-    size_t in_need;
-
     if (!prim->nverts || prim->nverts > 3) {
         return;
     }
     if (!d->loaded) {
-        fp_env(d);
-        if (!fp_load_code(d)) {
-            fp_unload(d);       /* tried again at the next primitive */
+        fp_drain(d);            /* after a failed setup, nothing queued */
+        if (!fp_prog_setup(d)) {
+            fp_prog_teardown(d);    /* tried again at the next primitive */
             return;
         }
         d->loaded = true;
     }
     d->prim = prim;
-    d->nquads = 0;
-    d->mp_next = 0;
-    d->stopped = false;
+    d->seq++;
+    d->cur_in_batch = false;
+    d->point_size = prim->width > 0 ? prim->width : 1.0f;
     fp_slots(d);
-    in_need = (size_t)FP_BATCH_QUADS * 4 * MAX(d->in_words, 1u);
-    if (in_need > d->in_cap) {
-        g_free(d->in);
-        d->in = g_new(uint32_t, in_need);
-        d->in_cap = in_need;
-    }
     fp_rasterise(d);
-    fp_flush(d);
 }
 
 void nv50_fp_end(NV50FpDraw *d)
@@ -782,9 +567,9 @@ void nv50_fp_end(NV50FpDraw *d)
     if (!d) {
         return;
     }
-    fp_unload(d);
-    g_free(d->in);
-    g_free(d->invisible);
+    fp_drain(d);
+    fp_prog_teardown(d);
+    g_mutex_clear(&d->cb_lock);
     g_free(d);
 }
 

@@ -118,6 +118,7 @@ void nv50_rop_clear(NV50GrCall *c, NV50Gr3dState *st, uint32_t data);
  * primitive and kept for the draw.
  */
 typedef struct NV50FpDraw NV50FpDraw;
+typedef struct NV50FpProg NV50FpProg;
 
 NV50FpDraw *nv50_fp_begin(NV50GrCall *c, NV50Gr3dState *st, NV50Rop *rop);
 /*
@@ -130,6 +131,20 @@ void nv50_fp_end(NV50FpDraw *d);    /* frees; NULL: nothing */
 /* One primitive as a draw of its own (begin, prim, end). */
 void nv50_fp_draw(NV50GrCall *c, NV50Gr3dState *st, NV50Rop *rop,
                   const NV50PipePrim *prim);
+/*
+ * A context's FP program kept across draws (NV50Gr3dState.fp_prog): its
+ * code and decode caches, reused while the code words read at a draw's
+ * first primitive are the same.  Freed with the 3D state.
+ */
+void nv50_fp_prog_free(NV50FpProg *pr);
+/* How many times the program was read and scanned afresh (tests). */
+uint64_t nv50_fp_prog_loads(const NV50FpProg *pr);
+/*
+ * Host threads shading FP batches beside the engine thread (0: serial),
+ * at most one per MP; the default is GEMU_FP_THREADS, else one per host
+ * core but one.  For tests and tools: no draw may be running.
+ */
+void nv50_fp_set_threads(unsigned n);
 
 /* --- textures (texture.c) --- */
 

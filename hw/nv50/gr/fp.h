@@ -1,0 +1,150 @@
+/*
+ * The 3D back end's internals, shared by fp.c (coverage, early Z, the
+ * batches and their retirement into the ROP, on the engine thread) and
+ * fp-prog.c (the FP program kept across draws, c[], and the shading of
+ * a batch, on any executor of the pool).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef HW_NV50_GR_FP_H
+#define HW_NV50_GR_FP_H
+
+#include "gemu/workpool.h"
+#include "pipe.h"
+#include "tpc.h"
+
+#define FP_BATCH_QUADS      256         /* 1024 threads, 32 warps */
+#define FP_BATCH_PRIMS      128         /* primitives a batch's quads span */
+#define FP_MAP_SLOTS        64          /* VP_RESULT_MAP entries */
+#define FP_POS_SLOTS        4
+#define FP_FACE_WORD        (0x3fc / 4)
+#define FP_MAX_WORKERS      NV50_MPS    /* host threads: one an MP at most */
+#define FP_EXECUTORS        (FP_MAX_WORKERS + 1)    /* + the engine thread */
+#define FP_RING_MAX         (2 * FP_EXECUTORS)      /* batches in flight */
+
+/* Where a v[] word comes from. */
+typedef enum FpSrc {
+    SRC_POS_X,
+    SRC_POS_Y,
+    SRC_POS_Z,
+    SRC_POS_W,
+    SRC_INTERP,                 /* sum of bary * val[] */
+    SRC_CONST,                  /* bits */
+    SRC_SPRITE_S,
+    SRC_SPRITE_T,
+} FpSrc;
+
+typedef struct FpSlot {
+    FpSrc src;
+    uint32_t bits;              /* SRC_CONST */
+    float val[3];               /* SRC_INTERP: per vertex */
+} FpSlot;
+
+/* What a batch keeps of a primitive: enough for its quads' v[]. */
+typedef struct FpPrim {
+    uint64_t seq;               /* the draw's primitive number */
+    RasterVert scr[3];
+    unsigned nverts;
+    bool front;
+    bool sprite_ul;             /* POINT_SPRITE_CTRL origin upper left */
+    float point_size;
+    unsigned nslots;
+    FpSlot slot[FP_POS_SLOTS + FP_MAP_SLOTS];
+} FpPrim;
+
+typedef struct FpQuad {
+    int x, y;
+    unsigned mask;              /* pixels with a surviving sample */
+    uint8_t samples[4];         /* surviving samples of each pixel */
+    uint8_t prim;               /* in the batch's prim[] */
+    float bary[4][3];           /* of the primitive's vertices */
+    float z[4];                 /* at the pixel centres */
+} FpQuad;
+
+typedef struct NV50FpDraw FpDraw;
+
+/* One FP launch: quads of one or more primitives, shaded as a job. */
+typedef struct FpBatch {
+    WorkJob job;                /* first */
+    FpDraw *d;
+    unsigned mp;                /* the MP it runs on ($physid) */
+    unsigned nquads, nprims;
+    FpQuad quad[FP_BATCH_QUADS];
+    FpPrim prim[FP_BATCH_PRIMS];
+    bool invisible[FP_BATCH_QUADS * 4];
+    unsigned visible;
+    uint32_t *in;
+    size_t in_cap;              /* words of in[] */
+    /* the job's results */
+    TeslaRun *run;
+    char *err;                  /* tesla_run_new's */
+} FpBatch;
+
+/*
+ * A 3D context's FP program, kept across draws: the code as last read,
+ * its decode caches (one per executor) and the batches' memory.  The
+ * code is read again at each draw's first primitive and compared: the
+ * caches are kept only when the words are the same.
+ */
+typedef struct NV50FpProg {
+    bool valid;
+    uint32_t dma;               /* DMA_CODE_CB */
+    uint64_t base;              /* FP_ADDRESS */
+    uint32_t entry;             /* FP_START_ID, word-aligned */
+    uint32_t first, loaded;     /* bytes [first, loaded) read */
+    uint32_t *code;             /* FP_CODE_MAX-past-first words, host order */
+    size_t code_alloc;          /* bytes of code */
+    bool face;                  /* reads v[0x3fc] (or v[] through $a) */
+    TeslaCodeCache *cc[FP_EXECUTORS];
+    uint64_t loads;             /* code (re)read and scanned */
+    FpBatch *ring[FP_RING_MAX];
+} NV50FpProg;
+
+/* A c[] slot: its window and the lines of it read so far. */
+typedef struct FpCb {
+    NV50CpSpace sp;
+    uint8_t **line;             /* sp.size / FP_CB_LINE entries, lazily */
+} FpCb;
+
+struct NV50FpDraw {
+    NV50TexUnit tex;            /* first: TeslaEnv.opaque for tex too */
+    NV50GrCall *c;
+    NV50Gr3dState *st;
+    NV50Rop *rop;
+    NV50FpProg *prog;
+    RasterParams rp;
+    /* the program */
+    TeslaEnv env;
+    uint32_t entry;
+    unsigned results;
+    bool multiple, exports_z, late_z, alpha_test;
+    bool samplecnt;             /* SAMPLECNT_ENABLE */
+    unsigned in_words;          /* v[] words a thread (with the face) */
+    bool face;
+    FpCb cb[TESLA_NUM_CSPACES];
+    GMutex cb_lock;             /* loading a c[] line (any executor) */
+    bool loaded;                /* code, env and cb[] set up */
+    /* the primitive being rasterised */
+    const NV50PipePrim *prim;
+    uint64_t seq;
+    unsigned vidx[3], nsub;
+    float point_size;
+    FpPrim cur;                 /* its v[] slots */
+    bool cur_in_batch;
+    /* batches: ring[head] fills, up to depth in flight before it */
+    WorkPool *pool;
+    unsigned depth, head, inflight;
+    unsigned mp_next;
+    uint64_t stop_seq;          /* primitives <= this are dropped (+1) */
+};
+
+/* --- fp-prog.c --- */
+
+/* Set up d->env and d->cb[] from the state; false if the code traps. */
+bool fp_prog_setup(FpDraw *d);
+/* Free what fp_prog_setup made for the draw (c[] lines). */
+void fp_prog_teardown(FpDraw *d);
+/* The job of a batch: v[] words, the launch on an MP (WorkJob.fn). */
+void fp_batch_shade(WorkJob *job, unsigned executor);
+
+#endif

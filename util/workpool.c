@@ -1,0 +1,160 @@
+/*
+ * A pool of host threads for ordered-retire jobs (include/gemu/workpool.h).
+ *
+ * One FIFO of queued jobs under the pool's mutex; a worker takes the
+ * oldest, runs it unlocked, marks it done and broadcasts.  A waiter whose
+ * job is still queued takes it off the queue and runs it itself, so a
+ * waiter never sleeps on work nobody has started.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "gemu/osdep.h"
+#include "gemu/workpool.h"
+
+enum {
+    JOB_IDLE,
+    JOB_QUEUED,
+    JOB_RUNNING,
+    JOB_DONE,
+};
+
+struct WorkPool {
+    GMutex lock;
+    GCond work;                 /* a job was queued, or quit */
+    GCond done;                 /* a job is done */
+    WorkJob *head, *tail;
+    bool quit;
+    unsigned nthreads;
+    GThread **threads;
+};
+
+typedef struct WorkerArg {
+    WorkPool *p;
+    unsigned executor;
+} WorkerArg;
+
+static void unlink_job(WorkPool *p, WorkJob *job)
+{
+    WorkJob **pp = &p->head, *prev = NULL;
+
+    while (*pp && *pp != job) {
+        prev = *pp;
+        pp = &(*pp)->next;
+    }
+    if (*pp) {
+        *pp = job->next;
+        if (p->tail == job) {
+            p->tail = prev;
+        }
+    }
+    job->next = NULL;
+}
+
+static gpointer worker(gpointer opaque)
+{
+    WorkerArg *a = opaque;
+    WorkPool *p = a->p;
+    unsigned executor = a->executor;
+
+    g_free(a);
+    g_mutex_lock(&p->lock);
+    for (;;) {
+        WorkJob *job;
+
+        while (!p->head && !p->quit) {
+            g_cond_wait(&p->work, &p->lock);
+        }
+        if (p->quit) {
+            break;
+        }
+        job = p->head;
+        unlink_job(p, job);
+        job->state = JOB_RUNNING;
+        g_mutex_unlock(&p->lock);
+        job->fn(job, executor);
+        g_mutex_lock(&p->lock);
+        job->state = JOB_DONE;
+        g_cond_broadcast(&p->done);
+    }
+    g_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+WorkPool *workpool_new(const char *name, unsigned threads)
+{
+    WorkPool *p = g_new0(WorkPool, 1);
+
+    g_mutex_init(&p->lock);
+    g_cond_init(&p->work);
+    g_cond_init(&p->done);
+    p->nthreads = threads;
+    p->threads = g_new0(GThread *, MAX(threads, 1u));
+    for (unsigned i = 0; i < threads; i++) {
+        WorkerArg *a = g_new(WorkerArg, 1);
+
+        a->p = p;
+        a->executor = i + 1;
+        p->threads[i] = g_thread_new(name, worker, a);
+    }
+    return p;
+}
+
+void workpool_free(WorkPool *p)
+{
+    if (!p) {
+        return;
+    }
+    g_mutex_lock(&p->lock);
+    p->quit = true;
+    g_cond_broadcast(&p->work);
+    g_mutex_unlock(&p->lock);
+    for (unsigned i = 0; i < p->nthreads; i++) {
+        g_thread_join(p->threads[i]);
+    }
+    g_free(p->threads);
+    g_cond_clear(&p->work);
+    g_cond_clear(&p->done);
+    g_mutex_clear(&p->lock);
+    g_free(p);
+}
+
+unsigned workpool_threads(const WorkPool *p)
+{
+    return p->nthreads;
+}
+
+void workpool_submit(WorkPool *p, WorkJob *job)
+{
+    g_mutex_lock(&p->lock);
+    g_assert(job->state != JOB_QUEUED && job->state != JOB_RUNNING);
+    job->state = JOB_QUEUED;
+    job->next = NULL;
+    if (p->tail) {
+        p->tail->next = job;
+    } else {
+        p->head = job;
+    }
+    p->tail = job;
+    if (p->nthreads) {
+        g_cond_signal(&p->work);
+    }
+    g_mutex_unlock(&p->lock);
+}
+
+void workpool_wait(WorkPool *p, WorkJob *job)
+{
+    g_mutex_lock(&p->lock);
+    if (job->state == JOB_QUEUED) {
+        unlink_job(p, job);
+        job->state = JOB_RUNNING;
+        g_mutex_unlock(&p->lock);
+        job->fn(job, 0);
+        g_mutex_lock(&p->lock);
+        job->state = JOB_DONE;
+    }
+    while (job->state == JOB_RUNNING) {
+        g_cond_wait(&p->done, &p->lock);
+    }
+    job->state = JOB_IDLE;
+    g_mutex_unlock(&p->lock);
+}
