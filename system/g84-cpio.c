@@ -10,6 +10,29 @@
 
 #include <sys/stat.h>
 
+bool cpio_open(Cpio *c, const char *path, GError **errp)
+{
+    c->f = fopen(path, "wb");
+    if (!c->f) {
+        g_set_error(errp, G_FILE_ERROR, g_file_error_from_errno(errno),
+                    "cannot write %s: %s", path, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+bool cpio_close(Cpio *c, const char *path, bool ok, GError **errp)
+{
+    bool failed = fclose(c->f) != 0 || c->err;
+
+    c->f = NULL;
+    if (failed && ok) {
+        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_IO,
+                    "cannot write %s: %s", path, strerror(errno));
+    }
+    return ok && !failed;
+}
+
 void cpio_put(Cpio *c, const void *data, size_t len)
 {
     if (c->f) {

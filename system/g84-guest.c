@@ -264,10 +264,7 @@ static char *files_archive(const char *dir, const char *base,
                     "-guest-files %s: no such file or directory", files);
         return NULL;
     }
-    c.f = fopen(out, "wb");
-    if (!c.f) {
-        g_set_error(errp, G_FILE_ERROR, g_file_error_from_errno(errno),
-                    "cannot write %s: %s", out, strerror(errno));
+    if (!cpio_open(&c, out, errp)) {
         return NULL;
     }
     ok = cpio_append(&c, base, errp);
@@ -277,12 +274,7 @@ static char *files_archive(const char *dir, const char *base,
     } else if (ok) {
         ok = g84_archive_check(files, errp) && cpio_append(&c, files, errp);
     }
-    if ((fclose(c.f) != 0 || c.err) && ok) {
-        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_IO,
-                    "cannot write %s", out);
-        ok = false;
-    }
-    if (!ok) {
+    if (!cpio_close(&c, out, ok, errp)) {
         unlink(out);
         return NULL;
     }

@@ -33,6 +33,9 @@ typedef struct Cpio {
     bool err;
 } Cpio;
 
+/* Write into the file PATH (c->f) / close it: OK and no write error. */
+bool cpio_open(Cpio *c, const char *path, GError **errp);
+bool cpio_close(Cpio *c, const char *path, bool ok, GError **errp);
 void cpio_put(Cpio *c, const void *data, size_t len);
 /* zeros up to the next multiple of 4 bytes */
 void cpio_pad(Cpio *c);

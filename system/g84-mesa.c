@@ -320,28 +320,21 @@ static bool build_mesa_initramfs(const char *out, const char *base,
                                  GPtrArray *list, GError **errp)
 {
     g_autofree char *tmp = g_strdup_printf("%s.tmp%ld", out, (long)getpid());
-    g_autofree char *basedata = NULL;
     g_autoptr(GHashTable) done = g_hash_table_new_full(g_str_hash,
                                                        g_str_equal, g_free,
                                                        NULL);
     /* what the guest's archive has made already */
     static const char *const dirs[] = { "bin", "dev", "proc", "sys",
                                         "etc", "lib", "lib/modules" };
-    gsize baselen;
     Cpio c = { 0 };
     bool ok = false;
 
-    if (!g_file_get_contents(base, &basedata, &baselen, errp)) {
+    if (!cpio_open(&c, tmp, errp)) {
         return false;
     }
-    c.f = fopen(tmp, "wb");
-    if (!c.f) {
-        g_set_error(errp, G_FILE_ERROR, g_file_error_from_errno(errno),
-                    "cannot write %s: %s", tmp, strerror(errno));
-        return false;
+    if (!cpio_append(&c, base, errp)) {
+        goto out;
     }
-    cpio_put(&c, basedata, baselen);
-    c.len = 0;                  /* the second archive's own alignment */
     for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
         g_hash_table_add(done, g_strdup(dirs[i]));
     }
@@ -359,13 +352,7 @@ static bool build_mesa_initramfs(const char *out, const char *base,
     cpio_entry(&c, "TRAILER!!!", 0, 0, 0, NULL, 0);
     ok = true;
 out:
-    if (fclose(c.f) != 0 || c.err) {
-        if (ok) {
-            g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_IO,
-                        "cannot write %s: %s", tmp, strerror(errno));
-        }
-        ok = false;
-    }
+    ok = cpio_close(&c, tmp, ok, errp);
     if (ok && rename(tmp, out) < 0) {
         g_set_error(errp, G_FILE_ERROR, g_file_error_from_errno(errno),
                     "cannot write %s: %s", out, strerror(errno));
