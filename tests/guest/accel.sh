@@ -81,21 +81,9 @@ compute_header() {
 
 accel_boot() {
     compute_header || return
-    # shellcheck disable=SC2046
-    if ! err=$(guest_prog_build "$tmp/drm-accel" \
-               "$src/tests/guest/drm-accel.c" -static \
-               $(pkg-config --cflags libdrm 2>/dev/null) -I"$tmp"); then
-        ko "cannot build drm-accel.c statically: $err"
-        return
-    fi
-    if ! base=$(guest_base_initrd "$build"); then
-        ko "gemu made no guest initramfs in" \
-           "${XDG_CACHE_HOME:-$HOME/.cache}/gemu"
-        return
-    fi
-    if ! guest_prog_initrd "$base" "$tmp/initrd.cpio" bin "$tmp/drm-accel"
-    then
-        ko "cannot append drm-accel to $base"
+    if ! err=$(guest_prog_drm "$build" "$src/tests/guest/drm-accel.c" \
+               "$tmp/initrd.cpio" -I"$tmp"); then
+        ko "$err"
         return
     fi
 

@@ -36,21 +36,9 @@ pixel() {
 }
 
 cursor_boot() {
-    # shellcheck disable=SC2046
-    if ! err=$(guest_prog_build "$tmp/drm-cursor" \
-               "$src/tests/guest/drm-cursor.c" -static \
-               $(pkg-config --cflags libdrm 2>/dev/null)); then
-        ko "cannot build drm-cursor.c statically: $err"
-        return
-    fi
-    if ! base=$(guest_base_initrd "$build"); then
-        ko "gemu made no guest initramfs in" \
-           "${XDG_CACHE_HOME:-$HOME/.cache}/gemu"
-        return
-    fi
-    if ! guest_prog_initrd "$base" "$tmp/initrd.cpio" bin "$tmp/drm-cursor"
-    then
-        ko "cannot append drm-cursor to $base"
+    if ! err=$(guest_prog_drm "$build" "$src/tests/guest/drm-cursor.c" \
+               "$tmp/initrd.cpio"); then
+        ko "$err"
         return
     fi
 

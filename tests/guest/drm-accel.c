@@ -48,73 +48,19 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include <stdint.h>          /* before libdrm's nouveau_drm.h, which uses it */
-#include <drm.h>             /* libdrm-dev: the kernel uapi headers */
-#include <nouveau_drm.h>
-#include <errno.h>
+#include "nouveau-abi16.h"  /* first: it includes the uapi headers */
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "accel-compute.h"
 
-/* libdrm's nouveau_drm.h has the structures, not the request numbers */
-#define NV_IOWR(n, s)   DRM_IOWR(DRM_COMMAND_BASE + (n), s)
-#define NV_IOW(n, s)    DRM_IOW(DRM_COMMAND_BASE + (n), s)
-#define IOCTL_GETPARAM  NV_IOWR(DRM_NOUVEAU_GETPARAM, \
-                                struct drm_nouveau_getparam)
-#define IOCTL_CHAN_ALLOC NV_IOWR(DRM_NOUVEAU_CHANNEL_ALLOC, \
-                                 struct drm_nouveau_channel_alloc)
-#define IOCTL_CHAN_FREE NV_IOW(DRM_NOUVEAU_CHANNEL_FREE, \
-                               struct drm_nouveau_channel_free)
-#define IOCTL_GROBJ     NV_IOW(DRM_NOUVEAU_GROBJ_ALLOC, \
-                               struct drm_nouveau_grobj_alloc)
-#define IOCTL_NOTIFIER  NV_IOWR(DRM_NOUVEAU_NOTIFIEROBJ_ALLOC, \
-                                struct drm_nouveau_notifierobj_alloc)
-#define IOCTL_GEM_NEW   NV_IOWR(DRM_NOUVEAU_GEM_NEW, struct drm_nouveau_gem_new)
-#define IOCTL_PUSHBUF   NV_IOWR(DRM_NOUVEAU_GEM_PUSHBUF, \
-                                struct drm_nouveau_gem_pushbuf)
-#define IOCTL_CPU_PREP  NV_IOW(DRM_NOUVEAU_GEM_CPU_PREP, \
-                               struct drm_nouveau_gem_cpu_prep)
-#define IOCTL_GEM_INFO  NV_IOWR(DRM_NOUVEAU_GEM_INFO, \
-                                struct drm_nouveau_gem_info)
-
-/* handles in the channel's RAMHT (Mesa's) */
-#define FB_CTXDMA       0xbeef0201u
-#define TT_CTXDMA       0xbeef0202u
-#define M2MF_HANDLE     0xbeef5039u
-#define NOTIFIER_HANDLE 0xbeef0301u
-#define TWOD_HANDLE     0xbeef502du
-#define CP_HANDLE       0xbeef50c0u
-
-/* subchannels (Mesa's nv50_winsys.h) */
-#define SUBC_2D         4
-#define SUBC_M2MF       5
-#define SUBC_CP         6
-
-/* methods of every class */
-#define SET_OBJECT              0x0000
 #define GRAPH_SERIALIZE         0x0110      /* 2D: WAIT_FOR_IDLE */
-
-/* 0x5039 (cl5039.h) */
-#define M2MF_DMA_NOTIFY         0x0180
-#define M2MF_DMA_BUFFER_IN      0x0184
-#define M2MF_DMA_BUFFER_OUT     0x0188
-#define M2MF_SRC_LAYOUT         0x0200
-#define M2MF_DST_LAYOUT         0x021c
-#define M2MF_OFFSET_IN_UPPER    0x0238
-#define M2MF_OFFSET_OUT_UPPER   0x023c
-#define M2MF_OFFSET_IN          0x030c      /* OFFSET_OUT, PITCH_IN, PITCH_OUT, */
-                                            /* LINE_LENGTH_IN, LINE_COUNT, */
-                                            /* FORMAT, BUFFER_NOTIFY follow */
-#define M2MF_LAYOUT_PITCH       1
-#define M2MF_FORMAT_1_1         0x101
 
 /* 0x502d (cl502d.h) */
 #define TWOD_DST_CTXDMA         0x0184      /* SRC, SEMAPHORE follow */
@@ -211,7 +157,6 @@ struct bo {
     volatile uint32_t *map;
 };
 
-static int fd = -1;
 static int channel = -1;
 /* a notifier DMA object in the channel's notifier buffer (NOTIFIER_HANDLE) */
 static uint32_t notifier;
@@ -291,16 +236,6 @@ static void on_alarm(int sig)
     (void)sig;
     (void)!write(1, msg, sizeof(msg) - 1);
     _exit(1);
-}
-
-static int xioctl(unsigned long req, void *arg)
-{
-    int r;
-
-    do {
-        r = ioctl(fd, req, arg);
-    } while (r < 0 && (errno == EINTR || errno == EAGAIN));
-    return r < 0 ? -errno : 0;
 }
 
 /* ---- buffers ---------------------------------------------------------- */

@@ -7,9 +7,14 @@
  * hostile.c to the in-process card, so a storm that breaks gemu in the
  * guest can be replayed without one (same seed, same operations).
  *
- * BAR0 offsets are aimed at the units' rows of the block table (every
- * row equally likely, then mostly its first 512 bytes, where registers
- * cluster), with one operation in eight anywhere in the 16 MiB.  PPCI
+ * BAR0 offsets are aimed, one operation in four, at the registers that
+ * start or stop things (storm_regs[]: interrupt enables, PMC_ENABLE, the
+ * BAR VM and PRAMIN window, the PFIFO channel table, runlist and
+ * channels' PUTs, PTIMER's alarm, PGRAPH's FIFO access, the display's
+ * channel control, pushbuffers and PUTs, EVO PIO methods), otherwise at
+ * the units' rows of the block table (every row equally likely, then
+ * mostly its first 512 bytes, where registers cluster), with one
+ * operation in eight anywhere in the 16 MiB.  PPCI
  * (0x088000-0x088fff, the function's own config space mirrored) is
  * never touched: a write there moves or disables the BARs, as on the
  * hardware, and the storm would go on against nothing.  Values: zero,
@@ -57,6 +62,35 @@ static const struct {
     { 0xc00000, 0x400000 },     /* DMA_USER */
 };
 
+/* Registers (base + i * stride, i < count) the storm aims at. */
+static const struct {
+    uint32_t base, stride, count;
+} storm_regs[] = {
+    { 0x000140, 0, 1 },         /* PMC_INTR_EN_HOST */
+    { 0x000200, 0, 1 },         /* PMC_ENABLE: unit resets */
+    { 0x001140, 0, 1 },         /* PBUS_INTR_EN */
+    { 0x001700, 4, 4 },         /* PMEM window, BAR VM, BAR1/BAR3 DMA */
+    { 0x002100, 0x40, 2 },      /* PFIFO_INTR, PFIFO_INTR_EN */
+    { 0x002500, 0, 1 },         /* PFIFO_CACHES: runlist commit */
+    { 0x002600, 4, 128 },       /* PFIFO channel table */
+    { 0x003220, 0x30, 3 },      /* CACHE1_DMA_PUSH, PULL0, CACHE1_GET */
+    { 0x0032ec, 8, 3 },         /* RUNLIST_COUNT, RUNLIST, CTX_UNLOAD */
+    { 0x003330, 4, 2 },         /* IB_PUT, IB_GET */
+    { 0x009100, 0x40, 2 },      /* PTIMER_INTR, INTR_ENABLE */
+    { 0x009400, 0x10, 3 },      /* TIME_LOW, TIME_HIGH, ALARM */
+    { 0x100c90, 0, 1 },         /* PFB VM trap */
+    { 0x400100, 8, 2 },         /* PGRAPH INTR, TRAP */
+    { 0x40013c, 0, 1 },         /* PGRAPH INTR_EN */
+    { 0x400500, 0, 1 },         /* PGRAPH FIFO access */
+    { 0x610010, 0x10, 3 },      /* PDISP_INST, INTR0, SUPER */
+    { 0x610024, 4, 3 },         /* PDISP INTR1, INTR0_EN, INTR1_EN */
+    { 0x610200, 4, 36 },        /* EVO channel control, pushbuffer */
+    { 0x640000, 0x1000, 9 },    /* EVO channels' PUT */
+    { 0x645080, 0x1000, 4 },    /* EVO PIO channels 5-8: UPDATE */
+    { 0xc0008c, 0x2000, 128 },  /* channels' IB_PUT */
+    { 0xc00040, 0x2000, 128 },  /* channels' DMA_PUT */
+};
+
 /* splitmix64: every seed, 0 included, gives a full-period sequence */
 static inline uint64_t storm_rand(uint64_t *state)
 {
@@ -94,7 +128,13 @@ static inline uint32_t storm_bar0_offset(uint64_t *state)
     uint32_t n = sizeof(storm_rows) / sizeof(storm_rows[0]);
     uint32_t off, span;
 
-    if ((r & 7) == 0) {
+    if ((r & 3) == 1) {
+        uint32_t i = (uint32_t)(r >> 8) %
+                     (sizeof(storm_regs) / sizeof(storm_regs[0]));
+
+        off = storm_regs[i].base + storm_regs[i].stride *
+              ((uint32_t)(r >> 32) % storm_regs[i].count);
+    } else if ((r & 7) == 0) {
         off = (uint32_t)(r >> 32) % STORM_BAR0_SIZE;
     } else {
         uint32_t row = (uint32_t)(r >> 8) % n;

@@ -73,21 +73,9 @@ wait_for() {
 }
 
 hostile_boot() {
-    # shellcheck disable=SC2046
-    if ! err=$(guest_prog_build "$tmp/drm-hostile" \
-               "$src/tests/guest/drm-hostile.c" -static \
-               $(pkg-config --cflags libdrm 2>/dev/null)); then
-        ko "cannot build drm-hostile.c statically: $err"
-        return
-    fi
-    if ! base=$(guest_base_initrd "$build"); then
-        ko "gemu made no guest initramfs in" \
-           "${XDG_CACHE_HOME:-$HOME/.cache}/gemu"
-        return
-    fi
-    if ! guest_prog_initrd "$base" "$tmp/initrd.cpio" bin \
-            "$tmp/drm-hostile"; then
-        ko "cannot append drm-hostile to $base"
+    if ! err=$(guest_prog_drm "$build" "$src/tests/guest/drm-hostile.c" \
+               "$tmp/initrd.cpio"); then
+        ko "$err"
         return
     fi
     log="$tmp/hostile.log"

@@ -18,6 +18,13 @@
 #                       OUT: BASE followed by a newc cpio holding each
 #                       PROG as DIR/its name (DIR: bin or usr/bin; DIR's
 #                       directories are in the archive too)
+#   guest_prog_drm BUILD SRC OUT [ARG...]
+#                       the three for a program on nouveau's ioctls: SRC
+#                       built statically with libdrm-dev's uapi headers
+#                       (and ARG...) as bin/NAME (SRC's name without .c,
+#                       built next to OUT) appended to gemu's guest
+#                       initramfs in OUT; on failure one line saying why
+#                       on stdout, status 1
 #
 # SPDX-License-Identifier: MIT
 
@@ -75,4 +82,28 @@ guest_prog_initrd() {
     _gp_rc=$?
     rm -rf "$_gp_root" "$_gp_root.cpio"
     return $_gp_rc
+}
+
+guest_prog_drm() {
+    _gp_build=$1
+    _gp_src=$2
+    _gp_initrd=$3
+    shift 3
+    _gp_name=$(basename "$_gp_src" .c)
+    _gp_bin=$(dirname "$_gp_initrd")/$_gp_name
+    # shellcheck disable=SC2046
+    if ! _gp_err=$(guest_prog_build "$_gp_bin" "$_gp_src" -static \
+                   $(pkg-config --cflags libdrm 2>/dev/null) "$@"); then
+        echo "cannot build $_gp_name.c statically: $_gp_err"
+        return 1
+    fi
+    if ! _gp_base=$(guest_base_initrd "$_gp_build"); then
+        echo "gemu made no guest initramfs in" \
+             "${XDG_CACHE_HOME:-$HOME/.cache}/gemu"
+        return 1
+    fi
+    if ! guest_prog_initrd "$_gp_base" "$_gp_initrd" bin "$_gp_bin"; then
+        echo "cannot append $_gp_name to $_gp_base"
+        return 1
+    fi
 }
