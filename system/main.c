@@ -275,6 +275,11 @@ int main(int argc, char **argv)
         list_machines();
         return machine ? 0 : 1;
     }
+    if ((opts.clock || opts.record) && strcmp(machine, "g84")) {
+        gemu_error("%s is an option of the g84 machine",
+                   opts.record ? "-record" : "-clock");
+        return 1;
+    }
     if ((opts.guest || opts.compare || opts.compare_tolerance ||
          opts.summary) && strcmp(machine, "g84")) {
         gemu_error("%s is an option of the g84 machine",

@@ -8,9 +8,6 @@
 #include "gemu/log.h"
 #include "hw/pci/replay.h"
 
-/* a replayed clock step larger than this is refused (a hostile file
-   would otherwise fire a periodic timer for ever) */
-#define REPLAY_MAX_CLOCK_STEP_NS    (600 * 1000000000LL)
 
 /* --- recording --- */
 
@@ -316,6 +313,32 @@ static void check_missing(PciReplay *r)
     }
 }
 
+/*
+ * A CLOCK step: the machine jumped to its next timer, so the card's next
+ * timer must be there (which also keeps a hostile file from firing a
+ * periodic timer for ever); 0 fires what is due now.
+ */
+static void replay_clock(PciReplay *r, uint64_t ns)
+{
+    int64_t now = gemu_clock_get_ns(r->clk);
+    int64_t next = gemu_clock_next_deadline(r->clk);
+
+    if (ns && (next == INT64_MAX || next - now != (int64_t)ns)) {
+        g_mutex_lock(&r->lock);
+        if (next == INT64_MAX) {
+            diverge(r, "the recording jumps %" PRIu64 " ns to the card's "
+                    "next timer; the card has none armed", ns);
+        } else {
+            diverge(r, "the recording jumps %" PRIu64 " ns to the card's "
+                    "next timer; the card's is %" PRId64 " ns away", ns,
+                    next - now);
+        }
+        g_mutex_unlock(&r->lock);
+        return;
+    }
+    gemu_clock_advance(r->clk, ns);
+}
+
 int pci_replay_step(PciReplay *r, GError **errp)
 {
     const GemuRecord *a;
@@ -346,10 +369,8 @@ int pci_replay_step(PciReplay *r, GError **errp)
     if (is_access(a->type)) {
         gemu_clock_bus_access(r->clk);
         ok = replay_access(r, a);
-    } else if (a->val <= REPLAY_MAX_CLOCK_STEP_NS) {
-        gemu_clock_advance(r->clk, a->val);
     } else {
-        ok = false;
+        replay_clock(r, a->val);
     }
     g_mutex_lock(&r->lock);
     if (!ok) {

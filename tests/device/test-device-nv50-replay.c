@@ -70,6 +70,17 @@ static void guest_pushbuffer(void)
     }
 }
 
+/* The guest idles: the clock jumps to the card's next timer (g84's). */
+static void idle_jump(void)
+{
+    int64_t next = gemu_clock_next_deadline(&rig.clk);
+    int64_t delta = next - gemu_clock_get_ns(&rig.clk);
+
+    ck_assert_int_ne(next, INT64_MAX);
+    gemu_clock_advance(&rig.clk, delta);
+    pci_recorder_clock(rec, delta);
+}
+
 /* Record the guest's run into @out; the card's digest at the end. */
 static uint64_t record_run(GByteArray *out)
 {
@@ -87,8 +98,7 @@ static uint64_t record_run(GByteArray *out)
     access(GEMU_REC_BAR_WRITE, USER(0x8c), 1);          /* IB_PUT: kick */
     ck_assert_uint_ne(t_rd32(USER(0x48)), 0x77);        /* parked */
     guest_wr32(SEM_OFS, 6);                             /* no kick */
-    gemu_clock_advance(&rig.clk, 1000000);              /* idle: a jump */
-    pci_recorder_clock(rec, 1000000);
+    idle_jump();            /* to the parked channel's re-check */
     ck_assert_uint_eq(t_rd32(USER(0x48)), 0x77);
     ck_assert_uint_eq((uint32_t)ldn_le_p(rig.sysmem + SEM_OFS + 4, 4), 0x42);
     access(GEMU_REC_BAR_WRITE, 0x002140, 0xffffffff);   /* INTx up */
@@ -232,6 +242,32 @@ START_TEST(missing_interrupt_diverges)
 }
 END_TEST
 
+/* A clock step that does not land on the card's next timer. */
+START_TEST(clock_step_elsewhere_diverges)
+{
+    g_autoptr(GByteArray) buf = g_byte_array_new();
+    g_autoptr(GemuRecFile) f = NULL;
+    g_autoptr(GError) err = NULL;
+    uint64_t digest, steps;
+
+    f = recording(buf, &digest);
+    for (guint i = 0; i < f->records->len; i++) {
+        GemuRecord *r = &g_array_index(f->records, GemuRecord, i);
+
+        if (r->type == GEMU_REC_CLOCK) {
+            r->val += 1000;
+        }
+    }
+    prepare(PUSH_WORDS);
+    ck_assert_int_eq(replay(f, &steps, &err), -1);
+    ck_assert_msg(strstr(err->message, "the clock step after access 2: "
+                         "the recording jumps 500000 ns to the card's next "
+                         "timer; the card's is 499000 ns away"), "%s",
+                  err->message);
+    gr_rig_teardown();
+}
+END_TEST
+
 Suite *nv50_replay_suite(void)
 {
     Suite *s = suite_create("nv50_replay");
@@ -242,6 +278,7 @@ Suite *nv50_replay_suite(void)
     tcase_add_test(tc, changed_card_diverges_at_the_kick);
     tcase_add_test(tc, changed_value_diverges_there);
     tcase_add_test(tc, missing_interrupt_diverges);
+    tcase_add_test(tc, clock_step_elsewhere_diverges);
     suite_add_tcase(s, tc);
     return s;
 }
