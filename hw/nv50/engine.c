@@ -350,18 +350,20 @@ bool nv50_engine_hold(NV50State *s, bool hold)
     return changed;
 }
 
-const char *nv50_engine_state_locked(NV50State *s)
+const char *nv50_engine_state_locked(NV50State *s, int own_pauses)
 {
     NV50Engine *e = s->engine;
+    int others;
 
     if (!e) {
         return "none";
     }
+    others = e->pause_req - own_pauses;
     if (e->held) {
         return e->paused ? "stopped (monitor)"
                          : "stopping (monitor; finishing its slice)";
     }
-    if (e->pause_req) {
+    if (others > 0) {
         return e->paused ? "paused" : "pausing";
     }
     if (e->running) {

@@ -106,10 +106,9 @@ void nv50_inspect_channels(NV50State *s, GString *out)
     bool paused;
 
     g_mutex_lock(&s->eng_lock);
-    /* the state before this inspection's own pause */
-    g_string_append_printf(out, "engine: %s\n",
-                           nv50_engine_state_locked(s));
     paused = nv50_engine_pause_for_locked(s, INSPECT_PAUSE_US);
+    g_string_append_printf(out, "engine: %s\n",
+                           nv50_engine_state_locked(s, paused));
     len0 = out->len;
     for (int c = 0; c < NV50_FIFO_CHANNELS; c++) {
         chan_info(s, c, paused, out);
@@ -155,10 +154,9 @@ void nv50_inspect_pgraph(NV50State *s, GString *out)
                                nv50_pgraph_read(s, regs[i].addr, 4));
     }
     g_mutex_lock(&s->eng_lock);
-    /* the state before this inspection's own pause */
-    g_string_append_printf(out, "engine: %s\n",
-                           nv50_engine_state_locked(s));
     paused = nv50_engine_pause_for_locked(s, INSPECT_PAUSE_US);
+    g_string_append_printf(out, "engine: %s\n",
+                           nv50_engine_state_locked(s, paused));
     for (int c = 0; paused && c < NV50_FIFO_CHANNELS; c++) {
         NV50GrCtx *gr = s->pgraph->ctx[c];
 

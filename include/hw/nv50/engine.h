@@ -56,8 +56,11 @@ bool nv50_engine_pause_for_locked(NV50State *s, int64_t timeout_us);
  */
 bool nv50_engine_hold(NV50State *s, bool hold);
 
-/* eng_lock held: the engine's state in words, for the monitor. */
-const char *nv50_engine_state_locked(NV50State *s);
+/*
+ * eng_lock held: the engine's state in words, for the monitor;
+ * @own_pauses of its pause requests are the caller's own (not shown).
+ */
+const char *nv50_engine_state_locked(NV50State *s, int own_pauses);
 
 /*
  * -clock virtual: deterministic mode (every kick waits for the engine)
