@@ -201,6 +201,55 @@ static void quad_weights(const Raster *r, RasterQuad *q, int64_t e[4][4])
     }
 }
 
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+
+    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+/*
+ * Narrow the quads [*x0, *x1) (even *x0) of the quad row at pixel row
+ * @qy to those that may hold a covered sample: a quad whose 2x2 pixel
+ * box lies wholly where an edge function is below -1 cannot (every
+ * sample and centre of its pixels is inside the box, and an edge
+ * function is linear: its maximum over the box is at a corner).  The
+ * bounds are widened by a quad each way; the per-sample test decides.
+ * False if no quad of the row can be covered.
+ */
+static bool quad_row_span(const Grid *g, const Poly *poly, int qy,
+                          int64_t *x0, int64_t *x1)
+{
+    int64_t lo = *x0, hi = *x1, two = 2 * g->one;
+
+    for (unsigned j = 0; j < poly->n; j++) {
+        const Fix *a = &poly->p[j], *b = &poly->p[(j + 1) % poly->n];
+        int64_t dx = b->x - a->x, dy = b->y - a->y;
+        int64_t y = (int64_t)qy * g->one + (dx > 0 ? two : 0);
+        /* e(X, y) = c - dy * X, at its largest over the row's y */
+        int64_t c = dx * (y - a->y) + dy * a->x;
+
+        if (dy > 0) {
+            /* largest at the box's left: X <= (c + 1) / dy */
+            hi = MIN(hi, floor_div(floor_div(c + 1, dy), g->one) + 3);
+        } else if (dy < 0) {
+            /* largest at the box's right, X + two */
+            lo = MAX(lo, floor_div(floor_div(c + 1 - two * dy, dy), g->one)
+                     - 3);
+        } else if (c < -1) {
+            return false;
+        }
+    }
+    lo = MAX(lo, *x0) & ~(int64_t)1;
+    lo = MAX(lo, *x0);
+    if (lo >= hi) {
+        return false;
+    }
+    *x0 = lo;
+    *x1 = MIN(hi, *x1);
+    return true;
+}
+
 static uint64_t raster_poly(Raster *r, const Poly *poly)
 {
     const Grid *g = &r->g;
@@ -230,7 +279,12 @@ static uint64_t raster_poly(Raster *r, const Poly *poly)
     py0 &= ~(int64_t)1;
 
     for (int qy = py0; qy < py1; qy += 2) {
-        for (int qx = px0; qx < px1; qx += 2) {
+        int64_t qx0 = px0, qx1 = px1;
+
+        if (!quad_row_span(g, poly, qy, &qx0, &qx1)) {
+            continue;
+        }
+        for (int qx = qx0; qx < qx1; qx += 2) {
             RasterQuad q = { .x = qx, .y = qy };
             int64_t e[4][4];
 
