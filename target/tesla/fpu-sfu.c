@@ -500,10 +500,9 @@ static uint32_t sfu_square(uint32_t r)
 {
     uint32_t sum = 0;
 
+    /* branch-free: the bits are data, a branch on each mispredicts */
     for (int i = 0; i < 17; i++) {
-        if ((r >> i) & 1) {
-            sum += r >> (18 - i);
-        }
+        sum += (r >> (18 - i)) & -((r >> i) & 1);
     }
     return sum >> 1;
 }
