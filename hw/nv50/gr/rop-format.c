@@ -227,7 +227,8 @@ static uint32_t encode_ch(const NV50RopFormat *f, unsigned ch, float v)
         if (v >= 1) {
             return mask;
         }
-        return (uint32_t)floorf(v * mask + 0.5f);
+        /* floor of a positive value: the conversion's truncation */
+        return (uint32_t)(v * mask + 0.5f);
     case NV50_ROP_SNORM: {
         int32_t max = (1 << (bits - 1)) - 1;
 
