@@ -27,54 +27,16 @@
  *                         not modelled), so the figure is the kernel's
  *                         known count over the time; the results in g0
  *                         are checked as tesla-alu checks them.
- *   g84-fill              Mpixel/s of large flat-shaded quads (GL_QUADS)
- *                         through the whole 3D pipeline (vertex fetch,
- *                         VP, clip, raster, FP on the emulated MPs, ROP)
- *                         into a 1024x768 BGRA8 pitch render target
- *   g84-tri               triangles/s of small triangles (6 pixels each,
- *                         a 4x4 grid cell apiece) through the same
+ *   g84-fill, g84-tri, g84-cube: the 3D pipeline (g84-3d.c)
  *
  * SPDX-License-Identifier: MIT
  */
-#include "gemu/osdep.h"
-#include "hw/nv50/nv50.h"
-#include "hw/nv50/engine.h"
-#include "hw/nv50/hostchan.h"
-#include "bench.h"
+#include "g84-eng.h"
 #include "tesla-kernels.h"
 #include "target/tesla.h"
 
-#define ENG_CHID        1
-#define ENG_INST        0x200000ull
-#define ENG_VRAM_BASE   0x1000000ull
-#define ENG_VRAM_LEN    (128ull << 20)
-#define ENG_VA_BASE     0x20000000ull
-#define ENG_VA_DATA     (ENG_VA_BASE + 0x100000)
-
-#define DMA_NTFY        0x104       /* a VM ctxdma over NTFY_VA */
-#define H_NTFY          0xd0000010u
-#define NTFY_VA         (ENG_VA_BASE + 0x80000)
-
-/* methods every class has (rnndb nv_object.xml) */
-#define M_OBJECT        0x000
-#define M_NOP           0x100
-#define M_WAIT_FOR_IDLE 0x110
-#define M_DMA_NOTIFY    0x180
-
-#define PGRAPH_INTR     0x400100
-#define PFIFO_INTR      0x002100
-#define USER_IB_GET     (0xc00000 + ENG_CHID * 0x2000 + 0x88)
-
-typedef struct Eng {
-    const char *name;           /* for failures */
-    GemuClock clk;
-    NV50State *s;
-    NV50HostChan ch;
-    bool broken;                /* the channel stopped: push no more */
-} Eng;
-
 /* A card with channel ENG_CHID up, its interrupts enabled as nvkm does. */
-static bool eng_init(Eng *e, const char *name)
+bool eng_init(Eng *e, const char *name)
 {
     NV50HostChanConfig cfg = {
         .chid = ENG_CHID, .inst = ENG_INST,
@@ -113,7 +75,7 @@ static bool eng_init(Eng *e, const char *name)
     return true;
 }
 
-static void eng_fini(Eng *e)
+void eng_fini(Eng *e)
 {
     nv50_free(e->s);
     gemu_clock_destroy(&e->clk);
@@ -124,18 +86,18 @@ static uint64_t va_to_vram(Eng *e, uint64_t va)
     return nv50_hostchan_va_to_vram(&e->ch, va);
 }
 
-static void mem_write(Eng *e, uint64_t va, const void *buf, size_t len)
+void mem_write(Eng *e, uint64_t va, const void *buf, size_t len)
 {
     g_assert(nv50_vram_write(e->s, va_to_vram(e, va), buf, len));
 }
 
-static void mem_read(Eng *e, uint64_t va, void *buf, size_t len)
+void mem_read(Eng *e, uint64_t va, void *buf, size_t len)
 {
     g_assert(nv50_vram_read(e->s, va_to_vram(e, va), buf, len));
 }
 
 /* Submit what was pushed and wait for the engine. */
-static void eng_submit(Eng *e)
+void eng_submit(Eng *e)
 {
     if (!e->broken) {
         nv50_hostchan_submit(&e->ch);
@@ -152,29 +114,28 @@ static bool eng_room(Eng *e, unsigned words)
     return !e->broken;
 }
 
-static void mthd(Eng *e, unsigned subc, uint32_t m, const uint32_t *d,
-                 unsigned n)
+void mthd(Eng *e, unsigned subc, uint32_t m, const uint32_t *d, unsigned n)
 {
     if (eng_room(e, n + 1)) {
         nv50_hostchan_mthd(&e->ch, subc, m, d, n);
     }
 }
 
-static void mthd_ni(Eng *e, unsigned subc, uint32_t m, const uint32_t *d,
-                    unsigned n)
+void mthd_ni(Eng *e, unsigned subc, uint32_t m, const uint32_t *d,
+             unsigned n)
 {
     if (eng_room(e, n + 1)) {
         nv50_hostchan_mthd_ni(&e->ch, subc, m, d, n);
     }
 }
 
-static void mthd1(Eng *e, unsigned subc, uint32_t m, uint32_t v)
+void mthd1(Eng *e, unsigned subc, uint32_t m, uint32_t v)
 {
     mthd(e, subc, m, &v, 1);
 }
 
 /* Everything pushed was consumed and nothing complained. */
-static bool eng_ok(Eng *e)
+bool eng_ok(Eng *e)
 {
     uint32_t mask = (1u << NV50_HOSTCHAN_IB_ORDER) - 1;
     uint32_t gr = nv50_rd32(e->s, PGRAPH_INTR);
@@ -188,11 +149,6 @@ static bool eng_ok(Eng *e)
         return false;
     }
     return true;
-}
-
-static bool wanted(const char *filter, const char *name)
-{
-    return !filter || strstr(name, filter);
 }
 
 /* A word of deterministic noise for index @i. */
@@ -351,9 +307,6 @@ static void bench_m2mf(const char *name, bool bl)
 #define D2_BLIT_SRC_X_FRACT 0x8d0
 
 #define FB_FMT          0xe6        /* X8R8G8B8 */
-#define FB_W            1024
-#define FB_H            768
-#define FB_PITCH        (FB_W * 4)
 #define FB_VA           ENG_VA_DATA
 #define TEXT_H          16          /* a text line, fbcon's 8x16 font */
 
@@ -692,347 +645,25 @@ static void bench_compute(void)
     eng_fini(&e);
 }
 
-/* --- 3D ------------------------------------------------------------- */
-
-#define SUBC_3D         3
-#define H_3D            0xbeef8297u
-#define D3_DMA_ZETA     0x0184      /* 11: ZETA .. CLIPID */
-#define D3_DMA_COLOR    0x01c0
-#define D3_RT_ADDRESS_HIGH 0x0200
-#define D3_VERTEX_ARRAY_FETCH 0x0900
-#define D3_VIEWPORT_SCALE_X 0x0a00
-#define D3_VIEWPORT_TRANSLATE_X 0x0a0c
-#define D3_VIEWPORT_HORIZ 0x0c00
-#define D3_DEPTH_RANGE_NEAR 0x0c08
-#define D3_VERTEX_BUFFER_FIRST 0x0d74
-#define D3_CLEAR_COLOR  0x0d80
-#define D3_SCISSOR_ENABLE 0x0e00
-#define D3_VP_ADDRESS_HIGH 0x0f7c
-#define D3_FP_ADDRESS_HIGH 0x0fa4
-#define D3_SCREEN_SCISSOR_HORIZ 0x0ff4
-#define D3_VERTEX_ARRAY_LIMIT_HIGH 0x1080
-#define D3_RT_CONTROL   0x121c
-#define D3_RT_ARRAY_MODE 0x1224
-#define D3_RT_HORIZ     0x1240
-#define D3_FP_RESULT_COUNT 0x1298
-#define D3_DEPTH_TEST_ENABLE 0x12cc
-#define D3_SHADE_MODEL  0x12d4
-#define D3_BLEND_ENABLE 0x1360
-#define D3_VP_START_ID  0x140c
-#define D3_FP_START_ID  0x1414
-#define D3_CLEAR_FLAGS  0x143c
-#define D3_ZETA_ENABLE  0x1538
-#define D3_COND_MODE    0x1558
-#define D3_VERTEX_BEGIN_GL 0x15dc
-#define D3_VERTEX_END_GL 0x15e0
-#define D3_VP_ATTR_EN   0x1650
-#define D3_PROVOKING_VERTEX_LAST 0x1684
-#define D3_VP_RESULT_MAP_SIZE 0x16ac
-#define D3_VP_REG_ALLOC_TEMP 0x16b0
-#define D3_VP_REG_ALLOC_RESULT 0x16b8
-#define D3_VP_RESULT_MAP 0x16bc
-#define D3_RASTERIZE_ENABLE 0x17b4
-#define D3_SEMANTIC_COLOR 0x1904
-#define D3_CULL_FACE_ENABLE 0x1918
-#define D3_VIEWPORT_TRANSFORM_EN 0x192c
-#define D3_VIEW_VOLUME_CLIP_CTRL 0x193c
-#define D3_FP_INTERPOLANT_CTRL 0x1988
-#define D3_FP_REG_ALLOC_TEMP 0x198c
-#define D3_FP_CONTROL   0x19a8
-#define D3_CLEAR_BUFFERS 0x19d0
-#define D3_COLOR_MASK   0x1a00
-#define D3_VERTEX_ARRAY_ATTRIB 0x1ac0
-
-#define D3_CODE_VA      ENG_VA_DATA                 /* VP +0, FP +1 MiB */
-#define D3_RT_VA        (ENG_VA_DATA + 0x200000)
-#define D3_VB_VA        (ENG_VA_DATA + 0x800000)
-#define D3_FMT_BGRA8    0xcf
-
-typedef struct D3Vtx {
-    float pos[4];
-    float col[4];
-} D3Vtx;
-
-static bool d3_program(Eng *e, TeslaProgType t, const char *src,
-                       uint64_t va)
-{
-    g_autoptr(GArray) w = g_array_new(false, false, sizeof(uint32_t));
-    g_autofree char *err = NULL;
-
-    if (!tesla_assemble(TESLA_G84, t, src, w, &err)) {
-        bench_fail(e->name, "%s", err);
-        return false;
-    }
-    mem_write(e, va, w->data, w->len * 4);
-    return true;
-}
-
-/*
- * A 3D object with Mesa's state for a flat-shaded draw into a
- * FB_W x FB_H BGRA8 pitch RT (nv50_screen_init_hwctx's DMA objects,
- * nv50_validate_fb's linear path, the viewport, a VP passing position
- * and colour, an FP interpolating the colour), cleared to black.
- */
-static bool d3_init(Eng *e, const char *name, unsigned nverts)
-{
-    const uint32_t vm[11] = {
-        [0 ... 10] = NV50_HOSTCHAN_H_VM,
-    };
-    uint64_t end = D3_VB_VA + (uint64_t)nverts * sizeof(D3Vtx) - 1;
-
-    if (!eng_init(e, name) ||
-        !d3_program(e, TESLA_PROG_VP,
-                    "ld b32 $r0 a[0x0]\nld b32 $r1 a[0x4]\n"
-                    "ld b32 $r2 a[0x8]\nld b32 $r3 a[0xc]\n"
-                    "mov b32 o[0x0] $r0\nmov b32 o[0x4] $r1\n"
-                    "mov b32 o[0x8] $r2\nmov b32 o[0xc] $r3\n"
-                    "ld b32 $r0 a[0x10]\nld b32 $r1 a[0x14]\n"
-                    "ld b32 $r2 a[0x18]\nld b32 $r3 a[0x1c]\n"
-                    "mov b32 o[0x10] $r0\nmov b32 o[0x14] $r1\n"
-                    "mov b32 o[0x18] $r2\nmov b32 o[0x1c] $r3\n"
-                    "exit nop\n", D3_CODE_VA) ||
-        !d3_program(e, TESLA_PROG_FP,
-                    "interp $r4 v[0x0]\nrcp f32 $r4 $r4\n"
-                    "interp $r0 v[0x4] $r4\ninterp $r1 v[0x8] $r4\n"
-                    "interp $r2 v[0xc] $r4\ninterp $r3 v[0x10] $r4\n"
-                    "exit nop\n", D3_CODE_VA + 0x100000)) {
-        return false;
-    }
-    nv50_hostchan_object(&e->ch, 0x8297, H_3D);
-    mthd1(e, SUBC_3D, M_OBJECT, H_3D);
-    mthd1(e, SUBC_3D, D3_COND_MODE, 1);
-    mthd(e, SUBC_3D, D3_DMA_ZETA, vm, 11);
-    mthd(e, SUBC_3D, D3_DMA_COLOR, vm, 8);
-    mthd(e, SUBC_3D, D3_VP_ADDRESS_HIGH, (const uint32_t[]){
-             (uint32_t)(D3_CODE_VA >> 32), (uint32_t)D3_CODE_VA }, 2);
-    mthd(e, SUBC_3D, D3_FP_ADDRESS_HIGH, (const uint32_t[]){
-             (uint32_t)((D3_CODE_VA + 0x100000) >> 32),
-             (uint32_t)(D3_CODE_VA + 0x100000) }, 2);
-    mthd1(e, SUBC_3D, D3_VIEWPORT_TRANSFORM_EN, 1);
-    mthd1(e, SUBC_3D, D3_VIEW_VOLUME_CLIP_CTRL, 0x1080);
-    mthd1(e, SUBC_3D, D3_CLEAR_FLAGS, 0x10);
-    mthd1(e, SUBC_3D, D3_RASTERIZE_ENABLE, 1);
-    /* nv50_validate_fb, linear */
-    mthd1(e, SUBC_3D, D3_RT_CONTROL, 076543210 << 4 | 1);
-    mthd(e, SUBC_3D, D3_SCREEN_SCISSOR_HORIZ, (const uint32_t[]){
-             FB_W << 16, FB_H << 16 }, 2);
-    mthd(e, SUBC_3D, D3_RT_ADDRESS_HIGH, (const uint32_t[]){
-             (uint32_t)(D3_RT_VA >> 32), (uint32_t)D3_RT_VA, D3_FMT_BGRA8,
-             0, 0 }, 5);
-    mthd(e, SUBC_3D, D3_RT_HORIZ, (const uint32_t[]){
-             0x80000000u | FB_PITCH, FB_H }, 2);
-    mthd1(e, SUBC_3D, D3_RT_ARRAY_MODE, 0);
-    mthd1(e, SUBC_3D, D3_ZETA_ENABLE, 0);
-    mthd(e, SUBC_3D, D3_VIEWPORT_HORIZ, (const uint32_t[]){
-             FB_W << 16, FB_H << 16 }, 2);
-    /* the viewport, no scissor, no culling, depth, blending */
-    mthd(e, SUBC_3D, D3_VIEWPORT_TRANSLATE_X, (const uint32_t[]){
-             0x44000000 /* 512 */, 0x43c00000 /* 384 */, 0x3f000000 }, 3);
-    mthd(e, SUBC_3D, D3_VIEWPORT_SCALE_X, (const uint32_t[]){
-             0x44000000, 0x43c00000, 0x3f000000 }, 3);
-    mthd(e, SUBC_3D, D3_DEPTH_RANGE_NEAR, (const uint32_t[]){
-             0, 0x3f800000 }, 2);
-    mthd1(e, SUBC_3D, D3_SCISSOR_ENABLE, 0);
-    mthd1(e, SUBC_3D, D3_CULL_FACE_ENABLE, 0);
-    mthd1(e, SUBC_3D, D3_DEPTH_TEST_ENABLE, 0);
-    mthd1(e, SUBC_3D, D3_BLEND_ENABLE, 0);
-    mthd1(e, SUBC_3D, D3_COLOR_MASK, 0x1111);
-    mthd1(e, SUBC_3D, D3_SHADE_MODEL, 0x1d00);          /* FLAT */
-    mthd1(e, SUBC_3D, D3_PROVOKING_VERTEX_LAST, 1);
-    /* the programs and their linkage (nv50_fp_linkage_validate) */
-    mthd(e, SUBC_3D, D3_VP_ATTR_EN, (const uint32_t[]){ 0xff, 0 }, 2);
-    mthd1(e, SUBC_3D, D3_VP_REG_ALLOC_RESULT, 8);
-    mthd1(e, SUBC_3D, D3_VP_REG_ALLOC_TEMP, 4);
-    mthd1(e, SUBC_3D, D3_VP_START_ID, 0);
-    mthd1(e, SUBC_3D, D3_VP_RESULT_MAP_SIZE, 8);
-    mthd(e, SUBC_3D, D3_VP_RESULT_MAP, (const uint32_t[]){
-             0x03020100, 0x07060504 }, 2);
-    mthd1(e, SUBC_3D, D3_SEMANTIC_COLOR, 4 << 16 | 4 << 8 | 4);
-    mthd1(e, SUBC_3D, D3_FP_INTERPOLANT_CTRL, 8u << 24 | 4 << 16 | 4 << 8 |
-          4);
-    mthd1(e, SUBC_3D, D3_FP_REG_ALLOC_TEMP, 5);
-    mthd1(e, SUBC_3D, D3_FP_RESULT_COUNT, 4);
-    mthd1(e, SUBC_3D, D3_FP_CONTROL, 0);
-    mthd1(e, SUBC_3D, D3_FP_START_ID, 0);
-    /* one array: position and colour, vec4 floats */
-    mthd1(e, SUBC_3D, D3_VERTEX_ARRAY_ATTRIB, 0x7e080000);
-    mthd1(e, SUBC_3D, D3_VERTEX_ARRAY_ATTRIB + 4, 0x7e080000 | 16 << 5);
-    mthd1(e, SUBC_3D, D3_VERTEX_ARRAY_FETCH, 0x20000000 | sizeof(D3Vtx));
-    mthd(e, SUBC_3D, D3_VERTEX_ARRAY_FETCH + 4, (const uint32_t[]){
-             (uint32_t)(D3_VB_VA >> 32), (uint32_t)D3_VB_VA }, 2);
-    mthd(e, SUBC_3D, D3_VERTEX_ARRAY_LIMIT_HIGH, (const uint32_t[]){
-             (uint32_t)(end >> 32), (uint32_t)end }, 2);
-    /* nv50_clear to black */
-    mthd(e, SUBC_3D, D3_CLEAR_COLOR, (const uint32_t[]){ 0, 0, 0, 0 }, 4);
-    mthd1(e, SUBC_3D, D3_CLEAR_BUFFERS, 0x3c);
-    eng_submit(e);
-    return eng_ok(e);
-}
-
-/* A vertex at pixel corner (x, y) with colour @c (multiples of 0.2). */
-static D3Vtx d3_vtx(int x, int y, uint32_t c)
-{
-    D3Vtx v = {
-        { (x - FB_W / 2) / (float)(FB_W / 2),
-          (y - FB_H / 2) / (float)(FB_H / 2), 0.0f, 1.0f },
-    };
-
-    for (unsigned i = 0; i < 4; i++) {
-        v.col[i] = ((c >> (8 * i)) & 0xff) / 255.0f;
-    }
-    return v;
-}
-
-/* An RGBA colour of bytes 51 k (exact in unorm8) from @i, as BGRA8 */
-static uint32_t d3_colour(uint32_t i, uint32_t *bgra)
-{
-    uint32_t r = 51 * (i % 6), g = 51 * (i / 6 % 6), b = 51 * (i / 36 % 6);
-
-    *bgra = b | g << 8 | r << 16 | 0xffu << 24;
-    return r | g << 8 | b << 16 | 0xffu << 24;
-}
-
-static void d3_draw(Eng *e, unsigned prim, unsigned first, unsigned count)
-{
-    mthd1(e, SUBC_3D, D3_VERTEX_BEGIN_GL, prim);
-    mthd(e, SUBC_3D, D3_VERTEX_BUFFER_FIRST, (const uint32_t[]){
-             first, count }, 2);
-    mthd1(e, SUBC_3D, D3_VERTEX_END_GL, 0);
-}
-
-static void d3_finish(Eng *e, const uint32_t *model, double work,
-                      double secs, const char *unit)
-{
-    g_autofree uint32_t *fb = g_new(uint32_t, FB_W * FB_H);
-
-    if (!eng_ok(e)) {
-        eng_fini(e);
-        return;
-    }
-    mem_read(e, D3_RT_VA, fb, FB_PITCH * FB_H);
-    for (uint32_t i = 0; i < FB_W * FB_H; i++) {
-        if (fb[i] != model[i]) {
-            bench_fail(e->name, "pixel (%u, %u) is 0x%08x, expected 0x%08x",
-                       i % FB_W, i / FB_W, fb[i], model[i]);
-            eng_fini(e);
-            return;
-        }
-    }
-    bench_report(e->name, work / secs, unit);
-    eng_fini(e);
-}
-
-/* Large quads with corners on pixel corners: [x0, x1) x [y0, y1). */
-static void bench_3d_fill(void)
-{
-    const char *name = "g84-fill";
-    unsigned nquads = MAX(2u, (unsigned)(16 * bench_scale));
-    g_autofree uint32_t *model = g_new0(uint32_t, FB_W * FB_H);
-    g_autofree D3Vtx *v = g_new(D3Vtx, nquads * 4);
-    double pixels = 0, t0, secs;
-    Eng e;
-
-    for (unsigned q = 0; q < nquads; q++) {
-        int x0 = (q * 37) % 200, y0 = (q * 53) % 150;
-        int x1 = FB_W - (q * 29) % 180, y1 = FB_H - (q * 41) % 120;
-        uint32_t bgra, c = d3_colour(q * 7 + 3, &bgra);
-
-        /* GL_QUADS: the 4th vertex provokes the flat colour */
-        v[q * 4 + 0] = d3_vtx(x0, y0, 0);
-        v[q * 4 + 1] = d3_vtx(x1, y0, 0);
-        v[q * 4 + 2] = d3_vtx(x1, y1, 0);
-        v[q * 4 + 3] = d3_vtx(x0, y1, c);
-        for (int y = y0; y < y1; y++) {
-            for (int x = x0; x < x1; x++) {
-                model[y * FB_W + x] = bgra;
-            }
-        }
-        pixels += (double)(x1 - x0) * (y1 - y0);
-    }
-    if (!d3_init(&e, name, nquads * 4)) {
-        eng_fini(&e);
-        return;
-    }
-    mem_write(&e, D3_VB_VA, v, nquads * 4 * sizeof(D3Vtx));
-
-    t0 = bench_now();
-    for (unsigned q = 0; q < nquads; q++) {
-        d3_draw(&e, 7 /* QUADS */, q * 4, 4);
-        eng_submit(&e);
-    }
-    secs = bench_now() - t0;
-    d3_finish(&e, model, pixels / 1e6, secs, "Mpixel/s");
-}
-
-/*
- * Small triangles, one a 4x4 cell: (0, 0), (4, 0), (0, 4) of the cell,
- * whose pixel centres inside by the top-left rule are i + j <= 2 (the
- * hypotenuse's centres, i + j = 3, lie on a right edge): 6 pixels.
- */
-static void bench_3d_tri(void)
-{
-    const char *name = "g84-tri";
-    unsigned cells = (FB_W / 4) * (FB_H / 4);
-    unsigned ntris = MAX(64u, (unsigned)(cells * bench_scale));
-    unsigned per_draw = 4096;
-    g_autofree uint32_t *model = g_new0(uint32_t, FB_W * FB_H);
-    g_autofree D3Vtx *v = g_new(D3Vtx, ntris * 3);
-    double t0, secs;
-    Eng e;
-
-    ntris = MIN(ntris, cells);
-    for (unsigned t = 0; t < ntris; t++) {
-        int cx = t % (FB_W / 4) * 4, cy = t / (FB_W / 4) * 4;
-        uint32_t bgra, c = d3_colour(t, &bgra);
-
-        v[t * 3 + 0] = d3_vtx(cx, cy, 0);
-        v[t * 3 + 1] = d3_vtx(cx + 4, cy, 0);
-        v[t * 3 + 2] = d3_vtx(cx, cy + 4, c);
-        for (int j = 0; j < 3; j++) {
-            for (int i = 0; i + j <= 2; i++) {
-                model[(cy + j) * FB_W + cx + i] = bgra;
-            }
-        }
-    }
-    if (!d3_init(&e, name, ntris * 3)) {
-        eng_fini(&e);
-        return;
-    }
-    mem_write(&e, D3_VB_VA, v, ntris * 3 * sizeof(D3Vtx));
-
-    t0 = bench_now();
-    for (unsigned t = 0; t < ntris; t += per_draw) {
-        d3_draw(&e, 4 /* TRIANGLES */, t * 3, MIN(per_draw, ntris - t) * 3);
-        eng_submit(&e);
-    }
-    secs = bench_now() - t0;
-    d3_finish(&e, model, ntris, secs, "triangles/s");
-}
-
 void bench_g84_engine(const char *filter)
 {
-    if (wanted(filter, "g84-m2mf")) {
+    if (eng_wanted(filter, "g84-m2mf")) {
         bench_m2mf("g84-m2mf", false);
     }
-    if (wanted(filter, "g84-m2mf-blocklinear")) {
+    if (eng_wanted(filter, "g84-m2mf-blocklinear")) {
         bench_m2mf("g84-m2mf-blocklinear", true);
     }
-    if (wanted(filter, "g84-2d-fill")) {
+    if (eng_wanted(filter, "g84-2d-fill")) {
         bench_2d_fill();
     }
-    if (wanted(filter, "g84-2d-blit")) {
+    if (eng_wanted(filter, "g84-2d-blit")) {
         bench_2d_blit();
     }
-    if (wanted(filter, "g84-2d-sifc")) {
+    if (eng_wanted(filter, "g84-2d-sifc")) {
         bench_2d_sifc();
     }
-    if (wanted(filter, "g84-compute")) {
+    if (eng_wanted(filter, "g84-compute")) {
         bench_compute();
     }
-    if (wanted(filter, "g84-fill")) {
-        bench_3d_fill();
-    }
-    if (wanted(filter, "g84-tri")) {
-        bench_3d_tri();
-    }
+    bench_g84_3d(filter);
 }

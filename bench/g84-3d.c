@@ -1,0 +1,517 @@
+/*
+ * make bench: the G84's 3D pipeline through an in-process channel
+ * (g84-eng.h): vertex fetch, VP, clip, raster, FP on the emulated MPs
+ * (and host threads: GEMU_FP_THREADS), ROP, into a 1024x768 BGRA8 pitch
+ * render target.  The time is taken around the pushing and the kicks,
+ * never around the set-up; results are checked afterwards.
+ *
+ *   g84-fill   Mpixel/s of large flat-shaded quads (GL_QUADS), every
+ *              pixel checked against a model
+ *   g84-tri    triangles/s of small triangles (6 pixels each, a 4x4
+ *              grid cell apiece), every pixel checked
+ *   g84-cube   frames/s of kmscube's frame: a clear, then a lit cube
+ *              with perspective-correct smooth colours (what kmscube's
+ *              shaders compute), back faces culled as GL_CULL_FACE does,
+ *              turning from frame to frame, most of the target covered;
+ *              checked: the clear colour in the corners, the cube in the
+ *              middle, its many colours
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <math.h>
+#include "g84-eng.h"
+#include "target/tesla.h"
+
+#define SUBC_3D         3
+#define H_3D            0xbeef8297u
+#define D3_DMA_ZETA     0x0184      /* 11: ZETA .. CLIPID */
+#define D3_DMA_COLOR    0x01c0
+#define D3_RT_ADDRESS_HIGH 0x0200
+#define D3_VERTEX_ARRAY_FETCH 0x0900
+#define D3_VIEWPORT_SCALE_X 0x0a00
+#define D3_VIEWPORT_TRANSLATE_X 0x0a0c
+#define D3_VIEWPORT_HORIZ 0x0c00
+#define D3_DEPTH_RANGE_NEAR 0x0c08
+#define D3_VERTEX_BUFFER_FIRST 0x0d74
+#define D3_CLEAR_COLOR  0x0d80
+#define D3_SCISSOR_ENABLE 0x0e00
+#define D3_VP_ADDRESS_HIGH 0x0f7c
+#define D3_FP_ADDRESS_HIGH 0x0fa4
+#define D3_SCREEN_SCISSOR_HORIZ 0x0ff4
+#define D3_VERTEX_ARRAY_LIMIT_HIGH 0x1080
+#define D3_RT_CONTROL   0x121c
+#define D3_RT_ARRAY_MODE 0x1224
+#define D3_RT_HORIZ     0x1240
+#define D3_FP_RESULT_COUNT 0x1298
+#define D3_DEPTH_TEST_ENABLE 0x12cc
+#define D3_SHADE_MODEL  0x12d4
+#define D3_BLEND_ENABLE 0x1360
+#define D3_VP_START_ID  0x140c
+#define D3_FP_START_ID  0x1414
+#define D3_CLEAR_FLAGS  0x143c
+#define D3_ZETA_ENABLE  0x1538
+#define D3_COND_MODE    0x1558
+#define D3_VERTEX_BEGIN_GL 0x15dc
+#define D3_VERTEX_END_GL 0x15e0
+#define D3_VP_ATTR_EN   0x1650
+#define D3_PROVOKING_VERTEX_LAST 0x1684
+#define D3_VP_RESULT_MAP_SIZE 0x16ac
+#define D3_VP_REG_ALLOC_TEMP 0x16b0
+#define D3_VP_REG_ALLOC_RESULT 0x16b8
+#define D3_VP_RESULT_MAP 0x16bc
+#define D3_RASTERIZE_ENABLE 0x17b4
+#define D3_SEMANTIC_COLOR 0x1904
+#define D3_CULL_FACE_ENABLE 0x1918
+#define D3_VIEWPORT_TRANSFORM_EN 0x192c
+#define D3_VIEW_VOLUME_CLIP_CTRL 0x193c
+#define D3_FP_INTERPOLANT_CTRL 0x1988
+#define D3_FP_REG_ALLOC_TEMP 0x198c
+#define D3_FP_CONTROL   0x19a8
+#define D3_CLEAR_BUFFERS 0x19d0
+#define D3_COLOR_MASK   0x1a00
+#define D3_VERTEX_ARRAY_ATTRIB 0x1ac0
+
+#define D3_CODE_VA      ENG_VA_DATA                 /* VP +0, FP +1 MiB */
+#define D3_RT_VA        (ENG_VA_DATA + 0x200000)
+#define D3_VB_VA        (ENG_VA_DATA + 0x800000)
+#define D3_FMT_BGRA8    0xcf
+
+typedef struct D3Vtx {
+    float pos[4];
+    float col[4];
+} D3Vtx;
+
+static bool d3_program(Eng *e, TeslaProgType t, const char *src,
+                       uint64_t va)
+{
+    g_autoptr(GArray) w = g_array_new(false, false, sizeof(uint32_t));
+    g_autofree char *err = NULL;
+
+    if (!tesla_assemble(TESLA_G84, t, src, w, &err)) {
+        bench_fail(e->name, "%s", err);
+        return false;
+    }
+    mem_write(e, va, w->data, w->len * 4);
+    return true;
+}
+
+/*
+ * A 3D object with Mesa's state for a flat-shaded draw into a
+ * FB_W x FB_H BGRA8 pitch RT (nv50_screen_init_hwctx's DMA objects,
+ * nv50_validate_fb's linear path, the viewport, a VP passing position
+ * and colour, an FP interpolating the colour), cleared to black.
+ */
+static bool d3_init(Eng *e, const char *name, unsigned nverts)
+{
+    const uint32_t vm[11] = {
+        [0 ... 10] = NV50_HOSTCHAN_H_VM,
+    };
+    uint64_t end = D3_VB_VA + (uint64_t)nverts * sizeof(D3Vtx) - 1;
+
+    if (!eng_init(e, name) ||
+        !d3_program(e, TESLA_PROG_VP,
+                    "ld b32 $r0 a[0x0]\nld b32 $r1 a[0x4]\n"
+                    "ld b32 $r2 a[0x8]\nld b32 $r3 a[0xc]\n"
+                    "mov b32 o[0x0] $r0\nmov b32 o[0x4] $r1\n"
+                    "mov b32 o[0x8] $r2\nmov b32 o[0xc] $r3\n"
+                    "ld b32 $r0 a[0x10]\nld b32 $r1 a[0x14]\n"
+                    "ld b32 $r2 a[0x18]\nld b32 $r3 a[0x1c]\n"
+                    "mov b32 o[0x10] $r0\nmov b32 o[0x14] $r1\n"
+                    "mov b32 o[0x18] $r2\nmov b32 o[0x1c] $r3\n"
+                    "exit nop\n", D3_CODE_VA) ||
+        !d3_program(e, TESLA_PROG_FP,
+                    "interp $r4 v[0x0]\nrcp f32 $r4 $r4\n"
+                    "interp $r0 v[0x4] $r4\ninterp $r1 v[0x8] $r4\n"
+                    "interp $r2 v[0xc] $r4\ninterp $r3 v[0x10] $r4\n"
+                    "exit nop\n", D3_CODE_VA + 0x100000)) {
+        return false;
+    }
+    nv50_hostchan_object(&e->ch, 0x8297, H_3D);
+    mthd1(e, SUBC_3D, M_OBJECT, H_3D);
+    mthd1(e, SUBC_3D, D3_COND_MODE, 1);
+    mthd(e, SUBC_3D, D3_DMA_ZETA, vm, 11);
+    mthd(e, SUBC_3D, D3_DMA_COLOR, vm, 8);
+    mthd(e, SUBC_3D, D3_VP_ADDRESS_HIGH, (const uint32_t[]){
+             (uint32_t)(D3_CODE_VA >> 32), (uint32_t)D3_CODE_VA }, 2);
+    mthd(e, SUBC_3D, D3_FP_ADDRESS_HIGH, (const uint32_t[]){
+             (uint32_t)((D3_CODE_VA + 0x100000) >> 32),
+             (uint32_t)(D3_CODE_VA + 0x100000) }, 2);
+    mthd1(e, SUBC_3D, D3_VIEWPORT_TRANSFORM_EN, 1);
+    mthd1(e, SUBC_3D, D3_VIEW_VOLUME_CLIP_CTRL, 0x1080);
+    mthd1(e, SUBC_3D, D3_CLEAR_FLAGS, 0x10);
+    mthd1(e, SUBC_3D, D3_RASTERIZE_ENABLE, 1);
+    /* nv50_validate_fb, linear */
+    mthd1(e, SUBC_3D, D3_RT_CONTROL, 076543210 << 4 | 1);
+    mthd(e, SUBC_3D, D3_SCREEN_SCISSOR_HORIZ, (const uint32_t[]){
+             FB_W << 16, FB_H << 16 }, 2);
+    mthd(e, SUBC_3D, D3_RT_ADDRESS_HIGH, (const uint32_t[]){
+             (uint32_t)(D3_RT_VA >> 32), (uint32_t)D3_RT_VA, D3_FMT_BGRA8,
+             0, 0 }, 5);
+    mthd(e, SUBC_3D, D3_RT_HORIZ, (const uint32_t[]){
+             0x80000000u | FB_PITCH, FB_H }, 2);
+    mthd1(e, SUBC_3D, D3_RT_ARRAY_MODE, 0);
+    mthd1(e, SUBC_3D, D3_ZETA_ENABLE, 0);
+    mthd(e, SUBC_3D, D3_VIEWPORT_HORIZ, (const uint32_t[]){
+             FB_W << 16, FB_H << 16 }, 2);
+    /* the viewport, no scissor, no culling, depth, blending */
+    mthd(e, SUBC_3D, D3_VIEWPORT_TRANSLATE_X, (const uint32_t[]){
+             0x44000000 /* 512 */, 0x43c00000 /* 384 */, 0x3f000000 }, 3);
+    mthd(e, SUBC_3D, D3_VIEWPORT_SCALE_X, (const uint32_t[]){
+             0x44000000, 0x43c00000, 0x3f000000 }, 3);
+    mthd(e, SUBC_3D, D3_DEPTH_RANGE_NEAR, (const uint32_t[]){
+             0, 0x3f800000 }, 2);
+    mthd1(e, SUBC_3D, D3_SCISSOR_ENABLE, 0);
+    mthd1(e, SUBC_3D, D3_CULL_FACE_ENABLE, 0);
+    mthd1(e, SUBC_3D, D3_DEPTH_TEST_ENABLE, 0);
+    mthd1(e, SUBC_3D, D3_BLEND_ENABLE, 0);
+    mthd1(e, SUBC_3D, D3_COLOR_MASK, 0x1111);
+    mthd1(e, SUBC_3D, D3_SHADE_MODEL, 0x1d00);          /* FLAT */
+    mthd1(e, SUBC_3D, D3_PROVOKING_VERTEX_LAST, 1);
+    /* the programs and their linkage (nv50_fp_linkage_validate) */
+    mthd(e, SUBC_3D, D3_VP_ATTR_EN, (const uint32_t[]){ 0xff, 0 }, 2);
+    mthd1(e, SUBC_3D, D3_VP_REG_ALLOC_RESULT, 8);
+    mthd1(e, SUBC_3D, D3_VP_REG_ALLOC_TEMP, 4);
+    mthd1(e, SUBC_3D, D3_VP_START_ID, 0);
+    mthd1(e, SUBC_3D, D3_VP_RESULT_MAP_SIZE, 8);
+    mthd(e, SUBC_3D, D3_VP_RESULT_MAP, (const uint32_t[]){
+             0x03020100, 0x07060504 }, 2);
+    mthd1(e, SUBC_3D, D3_SEMANTIC_COLOR, 4 << 16 | 4 << 8 | 4);
+    mthd1(e, SUBC_3D, D3_FP_INTERPOLANT_CTRL, 8u << 24 | 4 << 16 | 4 << 8 |
+          4);
+    mthd1(e, SUBC_3D, D3_FP_REG_ALLOC_TEMP, 5);
+    mthd1(e, SUBC_3D, D3_FP_RESULT_COUNT, 4);
+    mthd1(e, SUBC_3D, D3_FP_CONTROL, 0);
+    mthd1(e, SUBC_3D, D3_FP_START_ID, 0);
+    /* one array: position and colour, vec4 floats */
+    mthd1(e, SUBC_3D, D3_VERTEX_ARRAY_ATTRIB, 0x7e080000);
+    mthd1(e, SUBC_3D, D3_VERTEX_ARRAY_ATTRIB + 4, 0x7e080000 | 16 << 5);
+    mthd1(e, SUBC_3D, D3_VERTEX_ARRAY_FETCH, 0x20000000 | sizeof(D3Vtx));
+    mthd(e, SUBC_3D, D3_VERTEX_ARRAY_FETCH + 4, (const uint32_t[]){
+             (uint32_t)(D3_VB_VA >> 32), (uint32_t)D3_VB_VA }, 2);
+    mthd(e, SUBC_3D, D3_VERTEX_ARRAY_LIMIT_HIGH, (const uint32_t[]){
+             (uint32_t)(end >> 32), (uint32_t)end }, 2);
+    /* nv50_clear to black */
+    mthd(e, SUBC_3D, D3_CLEAR_COLOR, (const uint32_t[]){ 0, 0, 0, 0 }, 4);
+    mthd1(e, SUBC_3D, D3_CLEAR_BUFFERS, 0x3c);
+    eng_submit(e);
+    return eng_ok(e);
+}
+
+/* A vertex at pixel corner (x, y) with colour @c (multiples of 0.2). */
+static D3Vtx d3_vtx(int x, int y, uint32_t c)
+{
+    D3Vtx v = {
+        { (x - FB_W / 2) / (float)(FB_W / 2),
+          (y - FB_H / 2) / (float)(FB_H / 2), 0.0f, 1.0f },
+    };
+
+    for (unsigned i = 0; i < 4; i++) {
+        v.col[i] = ((c >> (8 * i)) & 0xff) / 255.0f;
+    }
+    return v;
+}
+
+/* An RGBA colour of bytes 51 k (exact in unorm8) from @i, as BGRA8 */
+static uint32_t d3_colour(uint32_t i, uint32_t *bgra)
+{
+    uint32_t r = 51 * (i % 6), g = 51 * (i / 6 % 6), b = 51 * (i / 36 % 6);
+
+    *bgra = b | g << 8 | r << 16 | 0xffu << 24;
+    return r | g << 8 | b << 16 | 0xffu << 24;
+}
+
+static void d3_draw(Eng *e, unsigned prim, unsigned first, unsigned count)
+{
+    mthd1(e, SUBC_3D, D3_VERTEX_BEGIN_GL, prim);
+    mthd(e, SUBC_3D, D3_VERTEX_BUFFER_FIRST, (const uint32_t[]){
+             first, count }, 2);
+    mthd1(e, SUBC_3D, D3_VERTEX_END_GL, 0);
+}
+
+static void d3_finish(Eng *e, const uint32_t *model, double work,
+                      double secs, const char *unit)
+{
+    g_autofree uint32_t *fb = g_new(uint32_t, FB_W * FB_H);
+
+    if (!eng_ok(e)) {
+        eng_fini(e);
+        return;
+    }
+    mem_read(e, D3_RT_VA, fb, FB_PITCH * FB_H);
+    for (uint32_t i = 0; i < FB_W * FB_H; i++) {
+        if (fb[i] != model[i]) {
+            bench_fail(e->name, "pixel (%u, %u) is 0x%08x, expected 0x%08x",
+                       i % FB_W, i / FB_W, fb[i], model[i]);
+            eng_fini(e);
+            return;
+        }
+    }
+    bench_report(e->name, work / secs, unit);
+    eng_fini(e);
+}
+
+/* Large quads with corners on pixel corners: [x0, x1) x [y0, y1). */
+static void bench_3d_fill(void)
+{
+    const char *name = "g84-fill";
+    unsigned nquads = MAX(2u, (unsigned)(16 * bench_scale));
+    g_autofree uint32_t *model = g_new0(uint32_t, FB_W * FB_H);
+    g_autofree D3Vtx *v = g_new(D3Vtx, nquads * 4);
+    double pixels = 0, t0, secs;
+    Eng e;
+
+    for (unsigned q = 0; q < nquads; q++) {
+        int x0 = (q * 37) % 200, y0 = (q * 53) % 150;
+        int x1 = FB_W - (q * 29) % 180, y1 = FB_H - (q * 41) % 120;
+        uint32_t bgra, c = d3_colour(q * 7 + 3, &bgra);
+
+        /* GL_QUADS: the 4th vertex provokes the flat colour */
+        v[q * 4 + 0] = d3_vtx(x0, y0, 0);
+        v[q * 4 + 1] = d3_vtx(x1, y0, 0);
+        v[q * 4 + 2] = d3_vtx(x1, y1, 0);
+        v[q * 4 + 3] = d3_vtx(x0, y1, c);
+        for (int y = y0; y < y1; y++) {
+            for (int x = x0; x < x1; x++) {
+                model[y * FB_W + x] = bgra;
+            }
+        }
+        pixels += (double)(x1 - x0) * (y1 - y0);
+    }
+    if (!d3_init(&e, name, nquads * 4)) {
+        eng_fini(&e);
+        return;
+    }
+    mem_write(&e, D3_VB_VA, v, nquads * 4 * sizeof(D3Vtx));
+
+    t0 = bench_now();
+    for (unsigned q = 0; q < nquads; q++) {
+        d3_draw(&e, 7 /* QUADS */, q * 4, 4);
+        eng_submit(&e);
+    }
+    secs = bench_now() - t0;
+    d3_finish(&e, model, pixels / 1e6, secs, "Mpixel/s");
+}
+
+/*
+ * Small triangles, one a 4x4 cell: (0, 0), (4, 0), (0, 4) of the cell,
+ * whose pixel centres inside by the top-left rule are i + j <= 2 (the
+ * hypotenuse's centres, i + j = 3, lie on a right edge): 6 pixels.
+ */
+static void bench_3d_tri(void)
+{
+    const char *name = "g84-tri";
+    unsigned cells = (FB_W / 4) * (FB_H / 4);
+    unsigned ntris = MAX(64u, (unsigned)(cells * bench_scale));
+    unsigned per_draw = 4096;
+    g_autofree uint32_t *model = g_new0(uint32_t, FB_W * FB_H);
+    g_autofree D3Vtx *v = g_new(D3Vtx, ntris * 3);
+    double t0, secs;
+    Eng e;
+
+    ntris = MIN(ntris, cells);
+    for (unsigned t = 0; t < ntris; t++) {
+        int cx = t % (FB_W / 4) * 4, cy = t / (FB_W / 4) * 4;
+        uint32_t bgra, c = d3_colour(t, &bgra);
+
+        v[t * 3 + 0] = d3_vtx(cx, cy, 0);
+        v[t * 3 + 1] = d3_vtx(cx + 4, cy, 0);
+        v[t * 3 + 2] = d3_vtx(cx, cy + 4, c);
+        for (int j = 0; j < 3; j++) {
+            for (int i = 0; i + j <= 2; i++) {
+                model[(cy + j) * FB_W + cx + i] = bgra;
+            }
+        }
+    }
+    if (!d3_init(&e, name, ntris * 3)) {
+        eng_fini(&e);
+        return;
+    }
+    mem_write(&e, D3_VB_VA, v, ntris * 3 * sizeof(D3Vtx));
+
+    t0 = bench_now();
+    for (unsigned t = 0; t < ntris; t += per_draw) {
+        d3_draw(&e, 4 /* TRIANGLES */, t * 3, MIN(per_draw, ntris - t) * 3);
+        eng_submit(&e);
+    }
+    secs = bench_now() - t0;
+    d3_finish(&e, model, ntris, secs, "triangles/s");
+}
+
+/* --- g84-cube ------------------------------------------------------------ */
+
+#define CUBE_CLEAR      0xff808080u     /* kmscube's grey (0.5), as BGRA8 */
+
+typedef struct CubeMat {
+    float m[3][3];
+} CubeMat;
+
+/* kmscube's turn at frame @i: about x, then y, then z (degrees) */
+static CubeMat cube_rotation(unsigned i)
+{
+    float a[3] = { 45.0f + 0.25f * i, 45.0f - 0.5f * i, 10.0f + 0.15f * i };
+    CubeMat r = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
+
+    for (unsigned k = 0; k < 3; k++) {
+        float c = cosf(a[k] * (float)M_PI / 180.0f);
+        float s = sinf(a[k] * (float)M_PI / 180.0f);
+        unsigned p = (k + 1) % 3, q = (k + 2) % 3;
+        CubeMat t = r;
+
+        /* r = rot_k * r */
+        for (unsigned j = 0; j < 3; j++) {
+            t.m[p][j] = c * r.m[p][j] - s * r.m[q][j];
+            t.m[q][j] = s * r.m[p][j] + c * r.m[q][j];
+        }
+        r = t;
+    }
+    return r;
+}
+
+static void cube_apply(const CubeMat *r, const float in[3], float out[3])
+{
+    for (unsigned i = 0; i < 3; i++) {
+        out[i] = r->m[i][0] * in[0] + r->m[i][1] * in[1] + r->m[i][2] * in[2];
+    }
+}
+
+/*
+ * The front-facing triangles of frame @f (at most 6 of the 12), to @v;
+ * returns how many vertices.  The cube is [-1, 1]^3, 5 units away,
+ * projected to cover most of a 4:3 target; a vertex's colour is its
+ * object position as RGB lit by the face's normal (ambient 0.3).
+ */
+static unsigned cube_frame(unsigned f, D3Vtx *v)
+{
+    CubeMat r = cube_rotation(f);
+    unsigned n = 0;
+
+    for (unsigned face = 0; face < 6; face++) {
+        unsigned a = face / 2, u = (a + 1) % 3, w = (a + 2) % 3;
+        float s = face % 2 ? -1.0f : 1.0f;
+        float nrm[3] = { 0 }, en[3], corner[4][3];
+        float light;
+        D3Vtx q[4];
+
+        nrm[a] = s;
+        if (s < 0) {
+            unsigned t = u;
+
+            u = w;
+            w = t;
+        }
+        cube_apply(&r, nrm, en);
+        light = 0.3f + 0.7f * MAX(en[2], 0.0f);
+        for (unsigned k = 0; k < 4; k++) {
+            float ob[3], eye[3], cw;
+
+            ob[a] = s;
+            ob[u] = k == 1 || k == 2 ? 1.0f : -1.0f;
+            ob[w] = k >= 2 ? 1.0f : -1.0f;
+            cube_apply(&r, ob, eye);
+            eye[2] -= 5.0f;
+            cw = -eye[2];
+            q[k] = (D3Vtx) {
+                { 2.4f * eye[0], 3.2f * eye[1], (cw - 5.0f) / 3.0f * cw, cw },
+                { (ob[0] + 1) / 2 * light, (ob[1] + 1) / 2 * light,
+                  (ob[2] + 1) / 2 * light, 1.0f },
+            };
+            memcpy(corner[k], q[k].pos, sizeof(corner[k]));
+            corner[k][0] /= cw;
+            corner[k][1] /= cw;
+        }
+        /* GL_CULL_FACE with CCW fronts: the winding in NDC */
+        if ((corner[1][0] - corner[0][0]) * (corner[2][1] - corner[0][1]) -
+            (corner[2][0] - corner[0][0]) * (corner[1][1] - corner[0][1]) <=
+            0) {
+            continue;
+        }
+        v[n++] = q[0];
+        v[n++] = q[1];
+        v[n++] = q[2];
+        v[n++] = q[0];
+        v[n++] = q[2];
+        v[n++] = q[3];
+    }
+    return n;
+}
+
+static bool cube_check(Eng *e, const char *name)
+{
+    g_autofree uint32_t *fb = g_new(uint32_t, FB_W * FB_H);
+    g_autoptr(GHashTable) colours = g_hash_table_new(NULL, NULL);
+    const uint32_t corner[4] = {
+        0, FB_W - 1, (FB_H - 1) * FB_W, FB_H * FB_W - 1,
+    };
+    uint32_t mid;
+
+    mem_read(e, D3_RT_VA, fb, FB_PITCH * FB_H);
+    for (unsigned i = 0; i < 4; i++) {
+        if (fb[corner[i]] != CUBE_CLEAR) {
+            bench_fail(name, "corner %u is 0x%08x, not the clear colour", i,
+                       fb[corner[i]]);
+            return false;
+        }
+    }
+    mid = fb[FB_H / 2 * FB_W + FB_W / 2];
+    if (mid == CUBE_CLEAR) {
+        bench_fail(name, "no cube in the middle");
+        return false;
+    }
+    for (uint32_t i = 0; i < FB_W * FB_H; i++) {
+        g_hash_table_add(colours, GUINT_TO_POINTER(fb[i]));
+    }
+    if (g_hash_table_size(colours) < 1000) {
+        bench_fail(name, "%u colours: no smooth shading?",
+                   g_hash_table_size(colours));
+        return false;
+    }
+    return true;
+}
+
+static void bench_3d_cube(void)
+{
+    const char *name = "g84-cube";
+    unsigned frames = MAX(3u, (unsigned)(60 * bench_scale));
+    g_autofree D3Vtx *v = g_new(D3Vtx, frames * 36);
+    g_autofree unsigned *count = g_new(unsigned, frames);
+    double t0, secs;
+    Eng e;
+
+    for (unsigned f = 0; f < frames; f++) {
+        count[f] = cube_frame(f, v + f * 36);
+    }
+    if (!d3_init(&e, name, frames * 36)) {
+        eng_fini(&e);
+        return;
+    }
+    mem_write(&e, D3_VB_VA, v, frames * 36 * sizeof(D3Vtx));
+    mthd1(&e, SUBC_3D, D3_SHADE_MODEL, 0x1d01);         /* SMOOTH */
+    mthd(&e, SUBC_3D, D3_CLEAR_COLOR, (const uint32_t[]){
+             0x3f000000, 0x3f000000, 0x3f000000, 0x3f800000 }, 4);
+    eng_submit(&e);
+
+    t0 = bench_now();
+    for (unsigned f = 0; f < frames; f++) {
+        mthd1(&e, SUBC_3D, D3_CLEAR_BUFFERS, 0x3c);
+        d3_draw(&e, 4 /* TRIANGLES */, f * 36, count[f]);
+        eng_submit(&e);
+    }
+    secs = bench_now() - t0;
+    if (eng_ok(&e) && cube_check(&e, name)) {
+        bench_report(name, frames / secs, "frames/s");
+    }
+    eng_fini(&e);
+}
+
+void bench_g84_3d(const char *filter)
+{
+    if (eng_wanted(filter, "g84-fill")) {
+        bench_3d_fill();
+    }
+    if (eng_wanted(filter, "g84-tri")) {
+        bench_3d_tri();
+    }
+    if (eng_wanted(filter, "g84-cube")) {
+        bench_3d_cube();
+    }
+}
