@@ -46,6 +46,10 @@
 #include <math.h>
 #include "gemu/log.h"
 #include "texture.h"
+#include "tpc.h"
+
+/* VM pages a texture instruction remembers (a bilinear quad: 4 texels) */
+#define TEX_TLB_ENTRIES     8
 
 #define TEX_SUBCLIENT           0       /* UNVERIFIED */
 #define BORDER_INDEX            INT_MIN
@@ -60,6 +64,9 @@ typedef struct Tex {
     bool int_chan[4];           /* output channels that are integers */
     bool srgb_chan[4];          /* output channels sRGB-converted */
     int8_t offs[3];             /* texel offsets of the instruction */
+    /* the VM pages of this instruction's texels: it lasts one warp's tex
+       instruction, during which the page tables are not written */
+    NV50TlbEntry tlb[TEX_TLB_ENTRIES];
 } Tex;
 
 /* --- TIC / TSC ----------------------------------------------------------- */
@@ -230,10 +237,17 @@ void nv50_tsc_decode(const uint32_t w[8], NV50TexSampler *s)
 
 static bool tex_read(Tex *t, uint64_t addr, void *buf, size_t len)
 {
+    NV50Fault f;
+
     if (t->fault) {
         memset(buf, 0, len);
         return false;
     }
+    if (!t->has_dma && nv50_tlb_rw(t->c, t->tlb, TEX_TLB_ENTRIES, addr, buf,
+                                   len, false, &f)) {
+        return true;
+    }
+    /* the slow path reports the fault */
     if (t->has_dma ?
         nv50_gr_rw(t->c, &t->dma, addr, buf, len, false,
                    NV50_VM_CLIENT_TEXTURE, TEX_SUBCLIENT,

@@ -67,12 +67,6 @@ typedef struct CpWin {
     uint64_t base, size;
 } CpWin;
 
-typedef struct CpTlbEntry {
-    uint64_t vpage;             /* va >> PAGE_BITS, +1 (0: empty) */
-    uint64_t phys;              /* of the page's first byte */
-    NV50Target target;
-    bool read_only;
-} CpTlbEntry;
 
 typedef struct TpcLaunch TpcLaunch;
 
@@ -80,7 +74,7 @@ typedef struct TpcLaunch TpcLaunch;
 typedef struct TpcMp {
     TpcLaunch *L;
     unsigned tp, mp;
-    CpTlbEntry tlb[TLB_ENTRIES];
+    NV50TlbEntry tlb[TLB_ENTRIES];
     /* the g[] access that made the core trap */
     bool g_fault;
     bool g_limit;               /* over GLOBAL_LIMIT, not a page fault */
@@ -118,14 +112,16 @@ static bool win_resolve(NV50GrCall *c, const NV50CpSpace *sp, CpWin *w)
     return true;
 }
 
-static bool tlb_rw(NV50GrCall *c, CpTlbEntry *tlb, uint64_t va,
-                   uint8_t *b, size_t len, bool is_write, NV50Fault *f)
+bool nv50_tlb_rw(NV50GrCall *c, NV50TlbEntry *tlb, unsigned entries,
+                 uint64_t va, void *buf, size_t len, bool is_write,
+                 NV50Fault *f)
 {
     NV50State *s = c->s;
+    uint8_t *b = buf;
 
     while (len) {
         uint64_t vp = va >> PAGE_BITS;
-        CpTlbEntry *e = &tlb[vp % TLB_ENTRIES];
+        NV50TlbEntry *e = &tlb[vp % entries];
         size_t n = MIN(len, PAGE_SIZE_4K - (va & (PAGE_SIZE_4K - 1)));
         uint64_t pa;
 
@@ -172,7 +168,7 @@ next:
 }
 
 /* Access @len bytes at @off of window @w; false with *f on a fault. */
-static bool win_rw(NV50GrCall *c, CpTlbEntry *tlb, const CpWin *w,
+static bool win_rw(NV50GrCall *c, NV50TlbEntry *tlb, const CpWin *w,
                    uint64_t off, void *buf, size_t len, bool is_write,
                    NV50Fault *f)
 {
@@ -205,7 +201,7 @@ static bool win_rw(NV50GrCall *c, CpTlbEntry *tlb, const CpWin *w,
     if (!tlb) {
         return nv50_vm_rw(c->s, c->ctx->pd, addr, buf, len, is_write, f);
     }
-    return tlb_rw(c, tlb, addr, buf, len, is_write, f);
+    return nv50_tlb_rw(c, tlb, TLB_ENTRIES, addr, buf, len, is_write, f);
 }
 
 bool nv50_cp_space_rw(NV50GrCall *c, const NV50CpSpace *sp, uint64_t off,

@@ -100,4 +100,25 @@ TeslaRunStatus nv50_tpc_launch(NV50GrCall *c, const NV50CpLaunch *l,
 bool nv50_cp_space_rw(NV50GrCall *c, const NV50CpSpace *sp, uint64_t off,
                       void *buf, size_t len, bool is_write, NV50Fault *f);
 
+/*
+ * A little TLB of the channel's VM for the length of one piece of work
+ * (a compute launch's MP, one texture instruction): its owner zeroes it
+ * and drops it before the page tables can have changed under it.
+ */
+typedef struct NV50TlbEntry {
+    uint64_t vpage;             /* va >> 12, +1 (0: empty) */
+    uint64_t phys;              /* of the page's first byte */
+    NV50Target target;
+    bool read_only;
+} NV50TlbEntry;
+
+/*
+ * @len bytes at @va through the channel's VM and the @entries entries
+ * of @tlb (direct-mapped by page); false, without reporting anything,
+ * at a fault (*f says why).
+ */
+bool nv50_tlb_rw(NV50GrCall *c, NV50TlbEntry *tlb, unsigned entries,
+                 uint64_t va, void *buf, size_t len, bool is_write,
+                 NV50Fault *f);
+
 #endif
