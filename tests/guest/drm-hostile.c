@@ -450,13 +450,13 @@ static int garbage(uint64_t seed, int n)
         if (!what) {
             random_push(&rng, &target);
             push_tidy(&rng);
-            /*
-             * A valid method last: an error on the push's last word
-             * leaves GET at PUT, and nvkm's DMA_PUSHER handler then
-             * skips every pending IB entry, the kernel's fence too.
-             */
-            mthd1(SUBC_M2MF, SET_OBJECT, M2MF_HANDLE);
         }
+        /*
+         * A valid method last: an error on the push's last word leaves
+         * GET at PUT, and nvkm's DMA_PUSHER handler then skips every
+         * pending IB entry, the kernel's fence too if it is queued yet.
+         */
+        mthd1(SUBC_M2MF, SET_OBJECT, M2MF_HANDLE);
         r = submit(ch, tlist, 1);
         if (r) {
             refused++;          /* the kernel may refuse: that is fine */
@@ -628,6 +628,27 @@ static int unbind(const char *card)
     return 0;
 }
 
+/* the function's PCI command register, as the storm starts */
+static void say_command(const char *card)
+{
+    char path[340];
+    uint8_t cfg[6] = { 0 };
+    int f;
+
+    snprintf(path, sizeof(path), "%s/config", card);
+    f = open(path, O_RDONLY);
+    if (f < 0 || read(f, cfg, sizeof(cfg)) != (ssize_t)sizeof(cfg)) {
+        say("storm: cannot read %s: %s", path, strerror(errno));
+    } else {
+        say("storm: PCI command 0x%04x (memory %s, bus mastering %s)",
+            cfg[4] | cfg[5] << 8, cfg[4] & 2 ? "on" : "off",
+            cfg[4] & 4 ? "on" : "off");
+    }
+    if (f >= 0) {
+        close(f);
+    }
+}
+
 static int storm(uint64_t seed, int seconds)
 {
     volatile uint32_t *bar[4] = { NULL };
@@ -647,6 +668,7 @@ static int storm(uint64_t seed, int seconds)
     }
     snprintf(path, sizeof(path), "%s/enable", card);
     write_file(path, "1");      /* memory decoding stays on */
+    say_command(card);
     bar[0] = map_bar(card, 0, &size[0]);
     bar[1] = map_bar(card, 1, &size[1]);
     bar[3] = map_bar(card, 3, &size[3]);
