@@ -760,6 +760,58 @@ START_TEST(draw_cull)
 }
 END_TEST
 
+/*
+ * Polygon offset: FACTOR * max slope + UNITS / 2 * r (Z24: 2^-24),
+ * clamped by CLAMP, for the kinds whose enable is set.
+ */
+START_TEST(draw_polygon_offset)
+{
+    float z[3], slope, want;
+
+    vtx(0, -0.5f, -0.5f, 0.0f, 1);
+    vtx(1, 0.5f, -0.5f, 0.5f, 1);
+    vtx(2, -0.5f, 0.5f, 0.0f, 1);
+    draw_arrays(NV50_GL_TRIANGLES, 0, 3);
+    ck_assert_uint_eq(cap.n, 1);
+    for (unsigned k = 0; k < 3; k++) {
+        z[k] = cap.scr[0][k].z;
+    }
+    /* the window-z slope along x over the 32 pixels from 16 to 48 */
+    slope = fabsf(z[1] - z[0]) / (cap.scr[0][1].x - cap.scr[0][0].x);
+    ck_assert(slope > 0);
+    m(NV50_3D_ZETA_FORMAT, 0x16);                       /* Z24_S8 */
+    mf(NV50_3D_POLYGON_OFFSET_FACTOR, 2.0f);
+    mf(NV50_3D_POLYGON_OFFSET_UNITS, 4.0f);             /* GL's 2 */
+    memset(&cap, 0, sizeof(cap));
+    draw_arrays(NV50_GL_TRIANGLES, 0, 3);
+    check_scr(0, 0, 16, 16, z[0]);                      /* not enabled */
+    m(NV50_3D_POLYGON_OFFSET_FILL_ENABLE, 1);
+    memset(&cap, 0, sizeof(cap));
+    draw_arrays(NV50_GL_TRIANGLES, 0, 3);
+    want = 2.0f * slope + 2.0f * ldexpf(1.0f, -24);
+    for (unsigned k = 0; k < 3; k++) {
+        ck_assert_msg(fabsf(cap.scr[0][k].z - (z[k] + want)) < 1e-6,
+                      "vertex %u: z %g, want %g", k, cap.scr[0][k].z,
+                      z[k] + want);
+    }
+    mf(NV50_3D_POLYGON_OFFSET_CLAMP, 0.001f);
+    memset(&cap, 0, sizeof(cap));
+    draw_arrays(NV50_GL_TRIANGLES, 0, 3);
+    ck_assert(fabsf(cap.scr[0][0].z - (z[0] + 0.001f)) < 1e-6);
+    /* drawn as lines: LINE_ENABLE decides, not FILL_ENABLE */
+    m(NV50_3D_POLYGON_MODE_FRONT, 0x1b01);
+    m(NV50_3D_POLYGON_MODE_BACK, 0x1b01);
+    memset(&cap, 0, sizeof(cap));
+    draw_arrays(NV50_GL_TRIANGLES, 0, 3);
+    ck_assert_uint_eq(cap.n, 3);
+    ck_assert(fabsf(cap.scr[0][0].z - z[0]) < 1e-7);
+    m(NV50_3D_POLYGON_OFFSET_LINE_ENABLE, 1);
+    memset(&cap, 0, sizeof(cap));
+    draw_arrays(NV50_GL_TRIANGLES, 0, 3);
+    ck_assert(fabsf(cap.scr[0][0].z - (z[0] + 0.001f)) < 1e-6);
+}
+END_TEST
+
 /* COND_MODE NEVER skips the draw; a VP fault traps */
 START_TEST(draw_cond_and_trap)
 {
@@ -803,6 +855,7 @@ Suite *nv50_draw_suite(void)
     tcase_add_test(tc, draw_clip_near);
     tcase_add_test(tc, draw_guard_band);
     tcase_add_test(tc, draw_cull);
+    tcase_add_test(tc, draw_polygon_offset);
     tcase_add_test(tc, draw_cond_and_trap);
     suite_add_tcase(s, tc);
     return s;

@@ -47,6 +47,15 @@
  *   piece's) edges or corners (UNVERIFIED: edges added by clipping are
  *   drawn too; EDGEFLAG is ignored).
  * - Widths: lines LINE_WIDTH, points the vertex's point size.
+ * - Polygon offset (a triangle's, drawn filled, as lines or as points,
+ *   when POLYGON_OFFSET_FILL/LINE/POINT_ENABLE): every window z of it
+ *   moves by FACTOR * m + UNITS / 2 * r, m the larger of |dz/dx| and
+ *   |dz/dy| over the triangle, r the smallest step of the depth
+ *   buffer: 2^-16 or 2^-24 for Z16/Z24 formats, for a float one 2^(e -
+ *   23) with e the exponent of the triangle's largest |z|; a CLAMP > 0
+ *   caps it, < 0 floors it; then z is clamped to the depth range again.
+ *   UNVERIFIED: UNITS / 2 -- Mesa sends GL's units * 2 (nv50_state.c),
+ *   so the hardware's unit must be half of GL's r.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -54,6 +63,9 @@
 #include "gemu/bitops.h"
 #include "gemu/log.h"
 #include "draw.h"
+#include "rop.h"
+
+#include <math.h>
 
 #define GUARD_BAND      16384.0f
 #define W_MIN           1e-20f
@@ -223,8 +235,55 @@ static void to_screen(const ClipState *cs, const NV50PipeVertex *v,
     r->z = MIN(MAX(r->z, cs->zmin), cs->zmax);
 }
 
+/*
+ * The polygon offset of triangle @r drawn as @kind (0 unless that
+ * kind's POLYGON_OFFSET_*_ENABLE is set).
+ */
+static float poly_offset(const ClipState *cs, const RasterVert *r,
+                         NV50PrimKind kind)
+{
+    static const uint32_t enable[] = {
+        [NV50_PRIM_POINTS] = NV50_3D_POLYGON_OFFSET_POINT_ENABLE,
+        [NV50_PRIM_LINES] = NV50_3D_POLYGON_OFFSET_LINE_ENABLE,
+        [NV50_PRIM_TRIANGLES] = NV50_3D_POLYGON_OFFSET_FILL_ENABLE,
+    };
+    const NV50Gr3dState *st = cs->st;
+    float factor = nv50_stf(st, NV50_3D_POLYGON_OFFSET_FACTOR);
+    float units = nv50_stf(st, NV50_3D_POLYGON_OFFSET_UNITS);
+    float clamp = nv50_stf(st, NV50_3D_POLYGON_OFFSET_CLAMP);
+    unsigned zbits = nv50_rop_zeta_bits(nv50_st(st, NV50_3D_ZETA_FORMAT));
+    float ax = r[1].x - r[0].x, ay = r[1].y - r[0].y, az = r[1].z - r[0].z;
+    float bx = r[2].x - r[0].x, by = r[2].y - r[0].y, bz = r[2].z - r[0].z;
+    float det = ax * by - bx * ay, m = 0, res, off;
+
+    if (!(nv50_st(st, enable[kind]) & 1)) {
+        return 0;
+    }
+    if (det != 0) {
+        m = MAX(fabsf((az * by - bz * ay) / det),
+                fabsf((bz * ax - az * bx) / det));
+    }
+    if (zbits == 16 || zbits == 24) {
+        res = ldexpf(1.0f, -(int)zbits);
+    } else {
+        float zmax = MAX(MAX(fabsf(r[0].z), fabsf(r[1].z)), fabsf(r[2].z));
+        int e;
+
+        frexpf(zmax, &e);           /* zmax = f * 2^e, 0.5 <= f < 1 */
+        res = ldexpf(1.0f, e - 1 - 23);
+    }
+    off = factor * m + units * 0.5f * res;
+    if (clamp > 0) {
+        off = MIN(off, clamp);
+    } else if (clamp < 0) {
+        off = MAX(off, clamp);
+    }
+    return isfinite(off) ? off : 0;
+}
+
 static void emit_prim(ClipState *cs, NV50PrimKind kind,
-                      const NV50PipeVertex *const *v, bool front)
+                      const NV50PipeVertex *const *v, bool front,
+                      float zoff)
 {
     NV50PipePrim p = {
         .kind = kind,
@@ -237,6 +296,9 @@ static void emit_prim(ClipState *cs, NV50PrimKind kind,
     for (unsigned i = 0; i < p.nverts; i++) {
         p.v[i] = v[i];
         to_screen(cs, v[i], &p.scr[i]);
+        if (zoff != 0) {
+            p.scr[i].z = MIN(MAX(p.scr[i].z + zoff, cs->zmin), cs->zmax);
+        }
     }
     if (kind == NV50_PRIM_LINES) {
         p.width = nv50_stf(cs->st, NV50_3D_LINE_WIDTH);
@@ -293,20 +355,25 @@ static void emit_triangle(ClipState *cs, const NV50PipeVertex *const *v)
     mode = nv50_st(st, front ? NV50_3D_POLYGON_MODE_FRONT
                              : NV50_3D_POLYGON_MODE_BACK);
     if (mode == POLY_MODE_LINE) {
+        float zoff = poly_offset(cs, r, NV50_PRIM_LINES);
+
         for (unsigned i = 0; i < 3; i++) {
             const NV50PipeVertex *e[2] = { v[i], v[(i + 1) % 3] };
 
-            emit_prim(cs, NV50_PRIM_LINES, e, front);
+            emit_prim(cs, NV50_PRIM_LINES, e, front, zoff);
         }
         return;
     }
     if (mode == POLY_MODE_POINT) {
+        float zoff = poly_offset(cs, r, NV50_PRIM_POINTS);
+
         for (unsigned i = 0; i < 3; i++) {
-            emit_prim(cs, NV50_PRIM_POINTS, &v[i], front);
+            emit_prim(cs, NV50_PRIM_POINTS, &v[i], front, zoff);
         }
         return;
     }
-    emit_prim(cs, NV50_PRIM_TRIANGLES, v, front);
+    emit_prim(cs, NV50_PRIM_TRIANGLES, v, front,
+              poly_offset(cs, r, NV50_PRIM_TRIANGLES));
 }
 
 unsigned nv50_clip_prim(const NV50Gr3dState *st, NV50PrimKind kind,
@@ -338,7 +405,7 @@ unsigned nv50_clip_prim(const NV50Gr3dState *st, NV50PrimKind kind,
         if (kind == NV50_PRIM_TRIANGLES) {
             emit_triangle(&cs, v);
         } else {
-            emit_prim(&cs, kind, v, true);
+            emit_prim(&cs, kind, v, true, 0);
         }
         return cs.emitted;
     }
@@ -369,7 +436,7 @@ unsigned nv50_clip_prim(const NV50Gr3dState *st, NV50PrimKind kind,
         }
         e[0] = t0 > 0 ? lerp(&cs, v[0], v[1], t0) : v[0];
         e[1] = t1 < 1 ? lerp(&cs, v[0], v[1], t1) : v[1];
-        emit_prim(&cs, NV50_PRIM_LINES, e, true);
+        emit_prim(&cs, NV50_PRIM_LINES, e, true, 0);
         g_free(cs.pool);
         return cs.emitted;
     }

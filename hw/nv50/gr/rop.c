@@ -1592,3 +1592,13 @@ void nv50_rop_clear(NV50GrCall *c, NV50Gr3dState *st, uint32_t data)
     }
     nv50_rop_end(r);
 }
+
+unsigned nv50_rop_zeta_bits(uint32_t fmt)
+{
+    for (unsigned i = 0; i < G_N_ELEMENTS(zeta_formats); i++) {
+        if (zeta_formats[i].id == fmt) {
+            return zeta_formats[i].zbits;
+        }
+    }
+    return 0;
+}

@@ -70,4 +70,7 @@ static inline uint32_t nv50_rop_ch_mask(const NV50RopFormat *f, unsigned ch)
 float nv50_rop_srgb_encode(float l);
 float nv50_rop_srgb_decode(float s);
 
+/* Z's bits in zeta format @fmt: 16 or 24 (unorm), 32 (float); 0: none. */
+unsigned nv50_rop_zeta_bits(uint32_t fmt);
+
 #endif
