@@ -13,7 +13,9 @@
 #     random reads and writes at random offsets of BAR0, BAR1 and BAR3
 #     (hostile-storm.h, mapped through sysfs resourceN) for SECONDS.
 # gemu's monitor is on stdin (a fifo): during the storm the test asks
-# "info display" and "screendump", and gemu must answer.  Checked:
+# "info display", "info channels", "info pgraph" (the engine's state,
+# read with the engine paused) and "screendump", and gemu must answer.
+# Checked:
 #   - gemu exits by itself within the time limit with the command's
 #     status (0: both modes did what they should), the guest having
 #     powered off ("-guest-run exited with status 0");
@@ -26,8 +28,9 @@
 #     kind of report are printed; no "GPU lockup" (fbcon's own channel
 #     kept its acceleration); "drm-hostile: m2mf-after ok";
 #   - the storm ran to its end (its counts printed) and the monitor
-#     answered "info display" while it ran; the screendump wrote a PNG
-#     or said why not (a random display state may have no frame).
+#     answered "info display", "info channels" and "info pgraph" while
+#     it ran; the screendump wrote a PNG or said why not (a random
+#     display state may have no frame).
 # Printed, not checked: what the guest kernel said during the storm
 # (interrupts nobody handles: "irq N: nobody cared").
 #
@@ -99,7 +102,7 @@ hostile_boot() {
         sleep 2
         printf 'info display\n' >&3
         sleep $((seconds / 2))
-        printf 'screendump %s\n' "$shot" >&3
+        printf 'info channels\ninfo pgraph\nscreendump %s\n' "$shot" >&3
     fi
     wait_for 'drm-hostile: storm: done' >/dev/null
     exec 3>&-
@@ -191,6 +194,15 @@ storm_checks() {
            "$(grep -a -m1 -o "console 0 'g84 head 0'.*" "$tmp/storm.log")"
     else
         ko "hostile: no answer to 'info display' during the storm"
+    fi
+    # both answers end on the engine's state ("engine: running")
+    n=$(grep -a -c 'engine: ' "$tmp/storm.log")
+    if grep -aq 'FIFO_ACCESS' "$tmp/storm.log" && test "$n" -ge 2; then
+        ok "hostile: the monitor answered 'info channels' and 'info pgraph'" \
+           "during the storm"
+    else
+        ko "hostile: no answer to 'info channels' and 'info pgraph'" \
+           "during the storm ($n 'engine: ' lines)"
     fi
     if test -s "$shot" && test -n "$(png_size "$shot")"; then
         ok "hostile: the storm's screendump wrote a $(png_size "$shot" |
