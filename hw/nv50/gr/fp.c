@@ -269,7 +269,8 @@ static void fp_output(FpDraw *d, const uint32_t *reg, const FpQuad *q,
     float color[NV50_PIPE_RTS][4];
     unsigned samples = q->samples[i];
     unsigned ncol = d->results;
-    unsigned nrt = d->multiple ? NV50_PIPE_RTS : 1;
+    unsigned nout = d->outputs;
+    unsigned nrt = d->multiple ? nout : 1;
     float zout = 0.0f;
 
     if (d->exports_z && d->results) {
@@ -282,7 +283,7 @@ static void fp_output(FpDraw *d, const uint32_t *reg, const FpQuad *q,
                                              : 0.0f;
         }
     }
-    for (unsigned rt = nrt; rt < NV50_PIPE_RTS; rt++) {
+    for (unsigned rt = nrt; rt < nout; rt++) {
         memcpy(color[rt], color[0], sizeof(color[0]));
     }
     if (d->alpha_test && !nv50_rop_alpha_test(d->rop, color[0][3])) {
@@ -530,6 +531,7 @@ NV50FpDraw *nv50_fp_begin(NV50GrCall *c, NV50Gr3dState *st, NV50Rop *rop)
     d->prog = st->fp_prog;
     g_mutex_init(&d->cb_lock);
     nv50_rop_bounds(rop, &d->rp);
+    d->outputs = MIN(nv50_rop_outputs(rop), (unsigned)NV50_PIPE_RTS);
     d->rp.subpixel_bits = 8;    /* UNVERIFIED for the G84 */
     d->pool = fp_pool_get();
     /* serial: each batch retired as soon as it is full, as it was made */

@@ -119,6 +119,7 @@ struct NV50FpDraw {
     unsigned results;
     bool multiple, exports_z, late_z, alpha_test;
     bool samplecnt;             /* SAMPLECNT_ENABLE */
+    unsigned outputs;           /* colours the ROP reads */
     unsigned in_words;          /* v[] words a thread (with the face) */
     bool face;
     FpCb cb[TESLA_NUM_CSPACES];

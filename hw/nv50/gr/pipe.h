@@ -105,6 +105,8 @@ void nv50_rop_bounds(const NV50Rop *r, RasterParams *p);
  * survives (always, with the test off).
  */
 bool nv50_rop_alpha_test(const NV50Rop *r, float alpha);
+/* The colour outputs nv50_rop_write reads (the first n of color[]). */
+unsigned nv50_rop_outputs(const NV50Rop *r);
 
 /* CLEAR_BUFFERS (0x19d0): clear what @data selects, in the scissor. */
 void nv50_rop_clear(NV50GrCall *c, NV50Gr3dState *st, uint32_t data);

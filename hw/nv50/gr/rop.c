@@ -1055,6 +1055,12 @@ void nv50_rop_bounds(const NV50Rop *r, RasterParams *p)
     p->samples = r->ms_raster ? &r->pattern : NULL;
 }
 
+unsigned nv50_rop_outputs(const NV50Rop *r)
+{
+    /* colour output 1 is dual-source blending's second colour */
+    return r ? MAX(r->rt_count, 2u) : NV50_PIPE_RTS;
+}
+
 bool nv50_rop_alpha_test(const NV50Rop *r, float alpha)
 {
     if (!get(r->st, M_ALPHA_TEST_ENABLE)) {
