@@ -168,17 +168,29 @@ static bool parse_payload(GemuRecord *r, Cursor *c)
     }
 }
 
-static void set_note(GemuRecFile *f, char *note)
+struct GemuRecReader {
+    Cursor c;
+    size_t checked;             /* end of the last good CHECK */
+    uint64_t unchecked;         /* records since it */
+    bool ended;                 /* END was read */
+    bool done;                  /* nothing more to parse: see note */
+    char *note;
+    /* the records up to the next CHECK, verified before they are given */
+    GArray *chunk;              /* of GemuRecord */
+    guint next;
+};
+
+static void set_note(GemuRecReader *rd, char *note)
 {
-    g_free(f->note);
-    f->note = note;
+    g_free(rd->note);
+    rd->note = note;
 }
 
 /*
  * One record at c->pos.  1: parsed into *r; 0: the file stops inside it
  * (note set); -1: malformed (*errp set).
  */
-static int parse_record(GemuRecFile *f, Cursor *c, GemuRecord *r,
+static int parse_record(GemuRecReader *f, Cursor *c, GemuRecord *r,
                         GError **errp)
 {
     size_t start = c->pos;
@@ -235,65 +247,146 @@ static int parse_record(GemuRecFile *f, Cursor *c, GemuRecord *r,
     return 1;
 }
 
+GemuRecReader *gemu_rec_reader_new(const uint8_t *buf, size_t len,
+                                   GemuRecHeader *hdr, GError **errp)
+{
+    GemuRecReader *rd;
+
+    if (!parse_header(hdr, buf, len, errp)) {
+        return NULL;
+    }
+    rd = g_new0(GemuRecReader, 1);
+    rd->chunk = g_array_new(FALSE, FALSE, sizeof(GemuRecord));
+    rd->c = (Cursor){ .p = buf, .len = len, .pos = GEMU_REC_HEADER_SIZE };
+    rd->checked = rd->c.pos;
+    return rd;
+}
+
+/* The end of the bytes: whether the file was complete, and why not. */
+static void reader_end(GemuRecReader *rd)
+{
+    rd->done = true;
+    if (rd->ended && rd->checked == rd->c.len) {
+        g_clear_pointer(&rd->note, g_free);
+        return;
+    }
+    if (!rd->note) {
+        set_note(rd, g_strdup_printf("the file stops at offset %zu without "
+                                     "an END record (the run did not "
+                                     "finish)", rd->c.pos));
+    }
+    if (rd->unchecked) {
+        g_autofree char *old = g_steal_pointer(&rd->note);
+
+        rd->note = g_strdup_printf("%s; the last %" PRIu64 " records are "
+                                   "after the last CHECK (offset %zu), not "
+                                   "verified", old, rd->unchecked,
+                                   rd->checked);
+    }
+}
+
+/*
+ * Parse the records up to and including the next CHECK into rd->chunk
+ * and verify it, so that no record of a damaged stretch is given out;
+ * the tail after the last CHECK of a file that stops is given out
+ * unverified (the note says so).  False with *errp if malformed.
+ */
+static bool read_chunk(GemuRecReader *rd, GError **errp)
+{
+    Cursor *c = &rd->c;
+    GemuRecord r;
+
+    g_array_set_size(rd->chunk, 0);
+    rd->next = 0;
+    while (!rd->done) {
+        int st;
+
+        if (c->pos >= c->len) {
+            reader_end(rd);
+            break;
+        }
+        if (rd->ended && c->p[c->pos] != GEMU_REC_CHECK) {
+            g_set_error(errp, GEMU_REC_ERROR, 0, "bytes after the END "
+                        "record, at offset %zu", c->pos);
+            return false;
+        }
+        st = parse_record(rd, c, &r, errp);
+        if (st < 0) {
+            return false;
+        }
+        if (st == 0) {
+            reader_end(rd);
+            break;
+        }
+        if (r.type != GEMU_REC_CHECK) {
+            rd->ended |= r.type == GEMU_REC_END;
+            rd->unchecked++;
+            g_array_append_val(rd->chunk, r);
+            continue;
+        }
+        if (r.val != gemu_rec_crc32(0, c->p + rd->checked,
+                                    r.offset - rd->checked)) {
+            g_set_error(errp, GEMU_REC_ERROR, 0, "CHECK at offset %" PRIu64
+                        ": the CRC of bytes %zu to %" PRIu64 " is wrong: "
+                        "the file is damaged", r.offset, rd->checked,
+                        r.offset);
+            return false;
+        }
+        rd->checked = c->pos;
+        rd->unchecked = 0;
+        if (rd->chunk->len) {
+            break;
+        }
+    }
+    return true;
+}
+
+int gemu_rec_reader_next(GemuRecReader *rd, GemuRecord *r, GError **errp)
+{
+    if (rd->next >= rd->chunk->len && !read_chunk(rd, errp)) {
+        return -1;
+    }
+    if (rd->next >= rd->chunk->len) {
+        return 0;
+    }
+    *r = g_array_index(rd->chunk, GemuRecord, rd->next++);
+    return 1;
+}
+
+const char *gemu_rec_reader_note(const GemuRecReader *rd)
+{
+    return rd->note;
+}
+
+void gemu_rec_reader_free(GemuRecReader *rd)
+{
+    if (rd) {
+        g_array_free(rd->chunk, TRUE);
+        g_free(rd->note);
+        g_free(rd);
+    }
+}
+
 GemuRecFile *gemu_rec_parse(const uint8_t *buf, size_t len, GError **errp)
 {
     g_autoptr(GemuRecFile) f = g_new0(GemuRecFile, 1);
-    Cursor c = { .p = buf, .len = len, .pos = GEMU_REC_HEADER_SIZE };
-    size_t checked = c.pos;         /* end of the last good CHECK */
-    guint nchecked = 0;
-    bool ended = false;
+    GemuRecReader *rd = gemu_rec_reader_new(buf, len, &f->hdr, errp);
+    GemuRecord r;
+    int st;
 
-    f->records = g_array_new(FALSE, FALSE, sizeof(GemuRecord));
-    if (!parse_header(&f->hdr, buf, len, errp)) {
+    if (!rd) {
         return NULL;
     }
-    while (c.pos < c.len) {
-        GemuRecord r;
-        int st;
-
-        if (ended && c.p[c.pos] != GEMU_REC_CHECK) {
-            g_set_error(errp, GEMU_REC_ERROR, 0, "bytes after the END "
-                        "record, at offset %zu", c.pos);
-            return NULL;
-        }
-        st = parse_record(f, &c, &r, errp);
-        if (st < 0) {
-            return NULL;
-        }
-        if (st == 0) {
-            break;
-        }
-        if (r.type == GEMU_REC_CHECK) {
-            if (r.val != gemu_rec_crc32(0, buf + checked,
-                                        r.offset - checked)) {
-                g_set_error(errp, GEMU_REC_ERROR, 0, "CHECK at offset %"
-                            PRIu64 ": the CRC of bytes %zu to %" PRIu64
-                            " is wrong: the file is damaged", r.offset,
-                            checked, r.offset);
-                return NULL;
-            }
-            checked = c.pos;
-            nchecked = f->records->len;
-            continue;
-        }
-        ended = r.type == GEMU_REC_END;
+    f->records = g_array_new(FALSE, FALSE, sizeof(GemuRecord));
+    while ((st = gemu_rec_reader_next(rd, &r, errp)) > 0) {
         g_array_append_val(f->records, r);
     }
-    if (ended && checked == c.len) {
-        f->complete = true;
-    } else if (!f->note) {
-        set_note(f, g_strdup_printf("the file stops at offset %zu without "
-                                    "an END record (the run did not finish)",
-                                    c.pos));
+    if (st == 0) {
+        f->note = g_strdup(gemu_rec_reader_note(rd));
+        f->complete = !f->note;
     }
-    if (!f->complete && nchecked < f->records->len) {
-        g_autofree char *old = g_steal_pointer(&f->note);
-
-        f->note = g_strdup_printf("%s; the last %u records are after the "
-                                  "last CHECK (offset %zu), not verified",
-                                  old, f->records->len - nchecked, checked);
-    }
-    return g_steal_pointer(&f);
+    gemu_rec_reader_free(rd);
+    return st < 0 ? NULL : g_steal_pointer(&f);
 }
 
 void gemu_rec_file_free(GemuRecFile *f)

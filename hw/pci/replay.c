@@ -90,21 +90,27 @@ struct PciReplay {
     PCIDevice *pci;
     DmaAddressSpace *as;
     GemuClock *clk;
-    const GemuRecFile *f;
-    const GemuRecord *rec;      /* f->records' data */
-    guint nrec;
+    PciReplaySource *next;      /* where records come from */
+    void *next_opaque;
+    const GemuRecFile *f;       /* pci_replay_new's */
+    guint fpos;                 /* ... next record of it */
     GuestRAM *empty;            /* given to @as if it had no RAM */
     DmaTap tap;
     IRQLine old_irq;
     GMutex lock;                /* taps run on the card's threads */
-    guint pos;                  /* next record */
-    guint ev_start, ev_end;     /* the events of the action in progress */
+    /* the action in progress: its events, then itself, last */
+    GArray *win;                /* of GemuRecord */
+    GArray *used;               /* of bool, per event: it happened */
+    guint ev_end;               /* events: win[0, ev_end) */
     bool in_action;
-    bool *used;                 /* per record: an event that happened */
     uint64_t seq;
-    const GemuRecord *end;
+    GemuRecord end;
+    bool has_end;
     char *div;                  /* the first divergence */
 };
+
+#define WIN(r, i)   (&g_array_index((r)->win, GemuRecord, (i)))
+#define USED(r, i)  (g_array_index((r)->used, bool, (i)))
 
 static bool is_event(uint8_t type)
 {
@@ -128,11 +134,11 @@ static void GEMU_PRINTF(2, 3) diverge(PciReplay *r, const char *fmt, ...)
     va_start(ap, fmt);
     what = g_strdup_vprintf(fmt, ap);
     va_end(ap);
-    if (r->in_action && is_access(r->rec[r->pos].type)) {
+    if (r->in_action && is_access(WIN(r, r->ev_end)->type)) {
         r->div = g_strdup_printf("access %" PRIu64 " (%s at 0x%" PRIx64
                                  "): %s", r->seq,
-                                 gemu_rec_type_name(r->rec[r->pos].type),
-                                 r->rec[r->pos].addr, what);
+                                 gemu_rec_type_name(WIN(r, r->ev_end)->type),
+                                 WIN(r, r->ev_end)->addr, what);
     } else if (r->in_action) {
         r->div = g_strdup_printf("the clock step after access %" PRIu64
                                  ": %s", r->seq, what);
@@ -155,10 +161,10 @@ static GemuRecord *next_event(PciReplay *r, uint8_t type, uint64_t addr,
     if (!r->in_action) {
         return NULL;
     }
-    for (guint i = r->ev_start; i < r->ev_end; i++) {
-        const GemuRecord *e = &r->rec[i];
+    for (guint i = 0; i < r->ev_end; i++) {
+        const GemuRecord *e = WIN(r, i);
 
-        if (r->used[i] || e->type != type) {
+        if (USED(r, i) || e->type != type) {
             continue;
         }
         if (first < 0) {
@@ -170,7 +176,7 @@ static GemuRecord *next_event(PciReplay *r, uint8_t type, uint64_t addr,
         }
     }
     *idx = first < 0 ? 0 : first;
-    return first < 0 ? NULL : (GemuRecord *)&r->rec[first];
+    return first < 0 ? NULL : WIN(r, first);
 }
 
 static bool replay_dma_read(void *opaque, hwaddr addr, void *buf,
@@ -191,7 +197,7 @@ static bool replay_dma_read(void *opaque, hwaddr addr, void *buf,
                 "bytes); the recording's next read is at 0x%" PRIx64
                 " (%" PRIu64 " bytes)", addr, len, e->addr, e->val);
     } else {
-        r->used[i] = true;
+        USED(r, i) = true;
         ok = e->ok;
     }
     if (ok) {
@@ -221,13 +227,14 @@ static void replay_irq(void *opaque, int n, int level)
         diverge(r, "the card set INTx to %d; the recording %s", level,
                 e ? "has it set the other way" : "has no INTx change there");
     } else {
-        r->used[i] = true;
+        USED(r, i) = true;
     }
     g_mutex_unlock(&r->lock);
 }
 
-PciReplay *pci_replay_new(PCIDevice *pci, DmaAddressSpace *as,
-                          GemuClock *clk, const GemuRecFile *f)
+PciReplay *pci_replay_new_source(PCIDevice *pci, DmaAddressSpace *as,
+                                 GemuClock *clk, PciReplaySource *next,
+                                 void *opaque)
 {
     PciReplay *r = g_new0(PciReplay, 1);
 
@@ -235,10 +242,10 @@ PciReplay *pci_replay_new(PCIDevice *pci, DmaAddressSpace *as,
     r->pci = pci;
     r->as = as;
     r->clk = clk;
-    r->f = f;
-    r->rec = (const GemuRecord *)f->records->data;
-    r->nrec = f->records->len;
-    r->used = g_new0(bool, r->nrec + 1);
+    r->next = next;
+    r->next_opaque = opaque;
+    r->win = g_array_new(FALSE, FALSE, sizeof(GemuRecord));
+    r->used = g_array_new(FALSE, TRUE, sizeof(bool));
     if (!as->ram) {
         /* non-NULL: units that check for guest RAM go on to the tap */
         r->empty = guest_ram_new();
@@ -250,6 +257,27 @@ PciReplay *pci_replay_new(PCIDevice *pci, DmaAddressSpace *as,
     as->tap = &r->tap;
     r->old_irq = pci->intx;
     irq_line_connect(&pci->intx, replay_irq, r, 0);
+    return r;
+}
+
+static int file_next(void *opaque, GemuRecord *rec, GError **errp)
+{
+    PciReplay *r = opaque;
+
+    if (r->fpos >= r->f->records->len) {
+        return 0;
+    }
+    *rec = g_array_index(r->f->records, GemuRecord, r->fpos++);
+    return 1;
+}
+
+PciReplay *pci_replay_new(PCIDevice *pci, DmaAddressSpace *as,
+                          GemuClock *clk, const GemuRecFile *f)
+{
+    PciReplay *r = pci_replay_new_source(pci, as, clk, file_next, NULL);
+
+    r->next_opaque = r;
+    r->f = f;
     return r;
 }
 
@@ -298,10 +326,10 @@ static bool replay_access(PciReplay *r, const GemuRecord *a)
 /* After an action: what the recording has and the card did not do. */
 static void check_missing(PciReplay *r)
 {
-    for (guint i = r->ev_start; i < r->ev_end && !r->div; i++) {
-        const GemuRecord *e = &r->rec[i];
+    for (guint i = 0; i < r->ev_end && !r->div; i++) {
+        const GemuRecord *e = WIN(r, i);
 
-        if (r->used[i]) {
+        if (USED(r, i)) {
             continue;
         }
         if (e->type == GEMU_REC_DMA_READ) {
@@ -339,28 +367,50 @@ static void replay_clock(PciReplay *r, uint64_t ns)
     gemu_clock_advance(r->clk, ns);
 }
 
+/*
+ * The next action and its events into r->win; 1, or 0 at the end of
+ * the records (END kept), or -2 if the recording is malformed.
+ */
+static int read_window(PciReplay *r, GError **errp)
+{
+    GemuRecord rec;
+    int st;
+
+    g_array_set_size(r->win, 0);
+    while ((st = r->next(r->next_opaque, &rec, errp)) > 0) {
+        if (rec.type == GEMU_REC_END) {
+            r->end = rec;
+            r->has_end = true;
+            return 0;
+        }
+        g_array_append_val(r->win, rec);
+        if (!is_event(rec.type)) {
+            return 1;
+        }
+    }
+    g_array_set_size(r->win, 0);    /* events no action performs */
+    return st < 0 ? -2 : 0;
+}
+
 int pci_replay_step(PciReplay *r, GError **errp)
 {
     const GemuRecord *a;
-    guint start = r->pos;
     bool ok = true;
+    int st;
 
     if (r->div) {
         g_set_error(errp, GEMU_REC_ERROR, 0, "%s", r->div);
         return -1;
     }
-    while (r->pos < r->nrec && is_event(r->rec[r->pos].type)) {
-        r->pos++;
+    st = read_window(r, errp);
+    if (st <= 0) {
+        return st;
     }
-    if (r->pos >= r->nrec || r->rec[r->pos].type == GEMU_REC_END) {
-        r->end = r->pos < r->nrec ? &r->rec[r->pos] : NULL;
-        r->pos = start;         /* trailing events: nothing performs them */
-        return 0;
-    }
-    a = &r->rec[r->pos];
     g_mutex_lock(&r->lock);
-    r->ev_start = start;
-    r->ev_end = r->pos;
+    r->ev_end = r->win->len - 1;
+    g_array_set_size(r->used, 0);
+    g_array_set_size(r->used, r->win->len);
+    a = WIN(r, r->ev_end);
     r->in_action = true;
     if (is_access(a->type)) {
         r->seq++;
@@ -380,7 +430,6 @@ int pci_replay_step(PciReplay *r, GError **errp)
     }
     check_missing(r);
     r->in_action = false;
-    r->pos++;
     g_mutex_unlock(&r->lock);
     if (r->div) {
         g_set_error(errp, GEMU_REC_ERROR, 0, "%s", r->div);
@@ -396,7 +445,7 @@ uint64_t pci_replay_seq(const PciReplay *r)
 
 const GemuRecord *pci_replay_end(const PciReplay *r)
 {
-    return r->end;
+    return r->has_end ? &r->end : NULL;
 }
 
 void pci_replay_free(PciReplay *r)
@@ -411,7 +460,8 @@ void pci_replay_free(PciReplay *r)
     }
     irq_line_connect(&r->pci->intx, r->old_irq.notify, r->old_irq.opaque,
                      r->old_irq.n);
-    g_free(r->used);
+    g_array_free(r->win, TRUE);
+    g_array_free(r->used, TRUE);
     g_free(r->div);
     g_mutex_clear(&r->lock);
     g_free(r);

@@ -97,6 +97,22 @@ GemuRecFile *gemu_rec_parse(const uint8_t *buf, size_t len, GError **errp);
 void gemu_rec_file_free(GemuRecFile *f);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(GemuRecFile, gemu_rec_file_free)
 
+/*
+ * The same, one record at a time, for recordings too long to hold
+ * parsed (gemu-replay): the header is checked at once (NULL with *errp
+ * if it is bad); gemu_rec_reader_next() gives the next record (CHECKs
+ * left out; the records up to a CHECK are verified before the first of
+ * them is given): 1, or 0 when there are no more (the note says why,
+ * NULL if the file was complete), or -1 with *errp on a malformed
+ * record or a wrong CRC.  @buf must outlive the reader and its records.
+ */
+typedef struct GemuRecReader GemuRecReader;
+GemuRecReader *gemu_rec_reader_new(const uint8_t *buf, size_t len,
+                                   GemuRecHeader *hdr, GError **errp);
+int gemu_rec_reader_next(GemuRecReader *rd, GemuRecord *r, GError **errp);
+const char *gemu_rec_reader_note(const GemuRecReader *rd);
+void gemu_rec_reader_free(GemuRecReader *rd);
+
 /* The header's first GEMU_REC_HEADER_SIZE bytes, encoded. */
 void gemu_rec_encode_header(uint8_t *out, const GemuRecHeader *hdr);
 

@@ -122,35 +122,35 @@ static int64_t frames_clock(void *opaque)
 }
 
 /* A recording gemu-replay can run; false with a message if not. */
-static bool usable(const ReplayOpts *o, const GemuRecFile *f)
+static bool usable(const ReplayOpts *o, const GemuRecHeader *hdr)
 {
-    if (strcmp(f->hdr.machine, "g84")) {
-        replay_error("%s: a recording of machine '%s'; "
-                   "gemu-replay runs g84 recordings", o->file,
-                   f->hdr.machine);
+    if (strcmp(hdr->machine, "g84")) {
+        replay_error("%s: a recording of machine '%s'; gemu-replay runs "
+                     "g84 recordings", o->file, hdr->machine);
         return false;
     }
-    if (!(f->hdr.flags & GEMU_REC_F_VIRTUAL_CLOCK)) {
-        replay_error("%s: not recorded with -clock virtual",
-                   o->file);
+    if (!(hdr->flags & GEMU_REC_F_VIRTUAL_CLOCK)) {
+        replay_error("%s: not recorded with -clock virtual", o->file);
         return false;
-    }
-    if (f->note) {
-        gemu_log("gemu-replay: %s: %s; replaying what there is\n",
-                 o->file, f->note);
     }
     return true;
+}
+
+static int reader_next(void *opaque, GemuRecord *r, GError **errp)
+{
+    return gemu_rec_reader_next(opaque, r, errp);
 }
 
 /*
  * Run the replay; the exit status.  The card's frames go to the display
  * as they come.
  */
-static int run(const ReplayOpts *o, const GemuRecFile *f, NV50State *card,
+static int run(const ReplayOpts *o, GemuRecReader *rd, NV50State *card,
                GemuClock *clk)
 {
     g_autoptr(GError) err = NULL;
-    PciReplay *r = pci_replay_new(PCI_DEVICE(card), &card->dma, clk, f);
+    PciReplay *r = pci_replay_new_source(PCI_DEVICE(card), &card->dma, clk,
+                                         reader_next, rd);
     const GemuRecord *end;
     double t0 = g_get_monotonic_time() / 1e6, secs;
     uint64_t steps = 0;
@@ -165,9 +165,16 @@ static int run(const ReplayOpts *o, const GemuRecFile *f, NV50State *card,
     }
     secs = g_get_monotonic_time() / 1e6 - t0;
     end = pci_replay_end(r);
-    if (st < 0) {
+    if (st == -2) {
+        replay_error("%s: %s (after access %" PRIu64 ")", o->file,
+                     err->message, pci_replay_seq(r));
+        status = 2;
+    } else if (st < 0) {
         replay_error("%s: diverged at %s", o->file, err->message);
         status = 1;
+    } else if (gemu_rec_reader_note(rd)) {
+        gemu_log("gemu-replay: %s: %s; replayed what there was\n",
+                 o->file, gemu_rec_reader_note(rd));
     } else if (end && end->digest != nv50_state_digest(card)) {
         replay_error("%s: all %" PRIu64 " accesses replayed, "
                    "but the card's final state differs (digest %016"
@@ -183,7 +190,7 @@ static int run(const ReplayOpts *o, const GemuRecFile *f, NV50State *card,
             printf(" (recorded run %.3f s: %.1fx)", end->host_ns / 1e9,
                    end->host_ns / 1e9 / MAX(secs, 1e-6));
         }
-        printf("; %s\n", status ? "DIVERGED"
+        printf("; %s\n", status == 2 ? "STOPPED" : status ? "DIVERGED"
                : end ? "final state matches" : "no END record: final "
                "state not compared");
     }
@@ -195,36 +202,42 @@ int main(int argc, char **argv)
 {
     ReplayOpts o = { 0 };
     g_autoptr(GError) err = NULL;
-    g_autoptr(GemuRecFile) f = NULL;
-    g_autofree uint8_t *buf = NULL;
+    GemuRecReader *rd;
+    GemuRecHeader hdr;
+    GMappedFile *map;
     g_autofree char *derr = NULL;
     DisplayConsole *con[NV50_HEADS] = { 0 };
     int64_t frames_t = 0;
     NV50State *card;
     GemuClock clk;
-    gsize len;
     int status;
 
     if (!parse_args(argc, argv, &o)) {
         return 2;
     }
-    if (!g_file_get_contents(o.file, (char **)&buf, &len, &err)) {
+    /* mapped, read as it goes: a long recording is never held parsed */
+    map = g_mapped_file_new(o.file, FALSE, &err);
+    if (!map) {
         replay_error("%s", err->message);
         return 2;
     }
-    f = gemu_rec_parse(buf, len, &err);
-    if (!f) {
-        replay_error("%s: %s", o.file, err->message);
-        return 2;
-    }
-    if (!usable(&o, f)) {
+    rd = gemu_rec_reader_new((const uint8_t *)g_mapped_file_get_contents(map),
+                             g_mapped_file_get_length(map), &hdr, &err);
+    if (!rd || !usable(&o, &hdr)) {
+        if (!rd) {
+            replay_error("%s: %s", o.file, err->message);
+        }
+        gemu_rec_reader_free(rd);
+        g_mapped_file_unref(map);
         return 2;
     }
     gemu_clock_init(&clk, GEMU_CLOCK_VIRTUAL);
-    clk.access_ns = f->hdr.access_ns;
-    card = nv50_new(&clk, NULL, f->hdr.vram_size, &err);
+    clk.access_ns = hdr.access_ns;
+    card = nv50_new(&clk, NULL, hdr.vram_size, &err);
     if (!card) {
         replay_error("%s: %s", o.file, err->message);
+        gemu_rec_reader_free(rd);
+        g_mapped_file_unref(map);
         gemu_clock_destroy(&clk);
         return 2;
     }
@@ -242,7 +255,7 @@ int main(int argc, char **argv)
         replay_error("%s", derr);
         status = 2;
     } else {
-        status = run(&o, f, card, &clk);
+        status = run(&o, rd, card, &clk);
     }
     if (o.screendump && status != 2) {
         g_autofree char *serr = NULL;
@@ -258,5 +271,7 @@ int main(int argc, char **argv)
         display_console_free(con[h]);
     }
     gemu_clock_destroy(&clk);
+    gemu_rec_reader_free(rd);
+    g_mapped_file_unref(map);
     return status;
 }

@@ -57,9 +57,18 @@ typedef struct PciReplay PciReplay;
 PciReplay *pci_replay_new(PCIDevice *pci, DmaAddressSpace *as,
                           GemuClock *clk, const GemuRecFile *f);
 /*
+ * The same, its records from @next (gemu_rec_reader_next's contract:
+ * 1 a record, 0 no more, -1 with *errp a malformed one), so that a
+ * recording need not be held parsed; records' data must stay valid.
+ */
+typedef int PciReplaySource(void *opaque, GemuRecord *r, GError **errp);
+PciReplay *pci_replay_new_source(PCIDevice *pci, DmaAddressSpace *as,
+                                 GemuClock *clk, PciReplaySource *next,
+                                 void *opaque);
+/*
  * Perform the next access or clock step.  1: done; 0: the recording has
  * no more (its END, if any, is pci_replay_end()); -1: the card diverged
- * (*errp says where).
+ * (*errp says where); -2: the source gave a malformed record (*errp).
  */
 int pci_replay_step(PciReplay *r, GError **errp);
 /* Accesses performed so far (the last one's sequence number). */
