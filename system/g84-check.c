@@ -599,6 +599,7 @@ bool g84_checks_serial(G84Checks *c, GPtrArray *args, bool mon_stdio,
             return false;
         }
         c->con_stdin = !mon_stdio;
+        c->con_seen = true;
         serial_arg(args, "gemu-serial", c->con_qemu);
     } else if (mon_stdio) {
         /* stdin is the monitor's: the guest console only prints */

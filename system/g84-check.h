@@ -45,6 +45,7 @@ typedef struct G84Checks {
     GString *ctl_in;            /* what came of a line so far */
     int con_fd;                 /* gemu's end of the console (-summary) */
     bool con_stdin;             /* stdin goes to the console */
+    bool con_seen;              /* gemu carries the console (-summary) */
     GString *con_line;
     GPtrArray *nouveau_errors;  /* console lines */
     GString *results;           /* the screendumps, JSON objects */

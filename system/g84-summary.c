@@ -115,12 +115,17 @@ bool g84_summary_write(const G84Checks *c, const char *path, int status,
         g_string_append(s, "  \"guest_exit_status\": null,\n");
     }
     g_string_append_printf(s, "  \"run_time_s\": %.3f,\n", secs);
-    g_string_append(s, "  \"nouveau_errors\": [");
-    for (guint i = 0; i < c->nouveau_errors->len; i++) {
-        g_string_append(s, i ? ",\n    " : "\n    ");
-        g84_json_string(s, c->nouveau_errors->pdata[i]);
+    if (c->con_seen) {
+        g_string_append(s, "  \"nouveau_errors\": [");
+        for (guint i = 0; i < c->nouveau_errors->len; i++) {
+            g_string_append(s, i ? ",\n    " : "\n    ");
+            g84_json_string(s, c->nouveau_errors->pdata[i]);
+        }
+        g_string_append(s, c->nouveau_errors->len ? "\n  ],\n" : "],\n");
+    } else {
+        /* no console seen: gemu's guest was not booted */
+        g_string_append(s, "  \"nouveau_errors\": null,\n");
     }
-    g_string_append(s, c->nouveau_errors->len ? "\n  ],\n" : "],\n");
     g_string_append_printf(s, "  \"frames_compared\": %u,\n", c->compared);
     g_string_append_printf(s, "  \"frames_differing\": %u,\n",
                            c->differing);

@@ -151,7 +151,11 @@ error_checks() {
         'without the command.s exit status' -- \
         -M g84 -guest-run true -summary "$tmp/none.json" -qemu true
     jqcheck errors "$tmp/none.json" \
-        '.exit_status == 125 and .guest_exit_status == null and .screendumps == []'
+        '.exit_status == 125 and .guest_exit_status == null and .screendumps == [] and .nouveau_errors == []'
+    expect "-summary without -guest" 0 '' -- \
+        -M g84 -summary "$tmp/noguest.json" -qemu true
+    jqcheck errors "$tmp/noguest.json" \
+        '.exit_status == 0 and .nouveau_errors == null and .frames_compared == 0'
 }
 
 # run NAME STATUS -- GEMU-ARGS...: a boot; gemu must exit with STATUS
