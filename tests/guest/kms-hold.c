@@ -15,6 +15,10 @@
  *   llvmpipe on a dumb-buffer KMS device does) is made without the
  *   modifier, as the program would have meant it.
  *
+ * - With KMS_MAX_MODE=WxH, drmModeGetConnector() leaves out the modes
+ *   larger than that: programs that take the largest mode (glmark2-es2-
+ *   drm) then draw at the same size on every KMS device.
+ *
  * Built on the host against its libdrm (the guest's is the same).
  *
  * SPDX-License-Identifier: MIT
@@ -57,6 +61,35 @@ int drmModeAddFB2WithModifiers(int fd, uint32_t width, uint32_t height,
     }
     return real(fd, width, height, format, handles, pitches, offsets,
                 modifier, buf_id, flags);
+}
+
+typedef drmModeConnectorPtr (*get_connector_fn)(int, uint32_t);
+
+drmModeConnectorPtr drmModeGetConnector(int fd, uint32_t id)
+{
+    static get_connector_fn real;
+    const char *max = getenv("KMS_MAX_MODE");
+    unsigned mw, mh;
+    drmModeConnectorPtr c;
+    int n = 0;
+
+    if (!real) {
+        real = (get_connector_fn)dlsym(RTLD_NEXT, "drmModeGetConnector");
+        if (!real) {
+            return NULL;
+        }
+    }
+    c = real(fd, id);
+    if (!c || !max || sscanf(max, "%ux%u", &mw, &mh) != 2) {
+        return c;
+    }
+    for (int i = 0; i < c->count_modes; i++) {
+        if (c->modes[i].hdisplay <= mw && c->modes[i].vdisplay <= mh) {
+            c->modes[n++] = c->modes[i];
+        }
+    }
+    c->count_modes = n;
+    return c;
 }
 
 __attribute__((destructor)) static void kms_hold(void)

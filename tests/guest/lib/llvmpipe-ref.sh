@@ -12,15 +12,17 @@
 #                       modules bochs-display needs that gemu's guest
 #                       lacks (drm_vram_helper, bochs; from
 #                       /lib/modules/KVER) in /lib/modules-ref/
-#   llvmpipe_ref_frame KVER INITRD CMD OUT.png LOG LIMIT
+#   llvmpipe_ref_run KVER INITRD CMD OUT.png LOG LIMIT
 #                       boots /boot/vmlinuz-KVER with INITRD and the
 #                       kernel command line gemu's guest gets, runs CMD
 #                       (a shell command line, after the modules are
-#                       loaded) and, once the serial console says
-#                       "kms-hold: holding", writes what the display
-#                       shows to OUT.png.  The console goes to LOG.
+#                       loaded) and, the first time the serial console
+#                       says "kms-hold: holding", writes what the display
+#                       shows to OUT.png; then waits for the guest to
+#                       power off (CMD done).  The console goes to LOG.
 #                       Status 1, with a line saying why, if there is no
-#                       frame within LIMIT seconds.
+#                       frame or the guest is still up after LIMIT
+#                       seconds.
 #
 # SPDX-License-Identifier: MIT
 
@@ -45,7 +47,7 @@ llvmpipe_ref_initrd() {
     return $_lr_rc
 }
 
-llvmpipe_ref_frame() {
+llvmpipe_ref_run() {
     _lr_kver=$1
     _lr_initrd=$2
     _lr_out=$4
@@ -85,12 +87,18 @@ $3"
         done
         test -s "$_lr_out" && _lr_rc=0
     fi
-    printf 'quit\n' >&4
-    exec 4>&-
+    # the rest of CMD; the guest powers off at its end
     wait $_lr_pid
+    _lr_st=$?
+    exec 4>&-
     if test $_lr_rc -ne 0; then
         echo "no llvmpipe frame: $(tail -n 2 "$_lr_log" | tr -d '\r')" \
              "$(grep -a -i 'error' "$_lr_dir/qemu.out" | head -n 1)"
+    elif test $_lr_st -ne 0; then
+        echo "the reference guest did not end well (QEMU's status" \
+             "$_lr_st; 124: still up after $_lr_limit s):" \
+             "$(tail -n 2 "$_lr_log" | tr -d '\r')"
+        _lr_rc=1
     fi
     rm -rf "$_lr_dir"
     return $_lr_rc
