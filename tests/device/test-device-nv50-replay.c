@@ -172,26 +172,41 @@ START_TEST(replay_reaches_the_same_state)
     ck_assert_uint_eq(nv50_state_digest(rig.s), digest);
     /* the replayed card did what the guest saw, without guest RAM */
     ck_assert_uint_eq(rd32(USER(0x48)), 0x77);
-    ck_assert_uint_eq((uint32_t)ldn_le_p(rig.sysmem + SEM_OFS + 4, 4), 0xeeeeeeee);
+    ck_assert_uint_eq(ldn_le_p(rig.sysmem + SEM_OFS + 4, 4), 0xeeeeeeee);
     gr_rig_teardown();
 }
 END_TEST
+
+/*
+ * Replay @f on a card prepared with @push_words (then @tweak, if any);
+ * it must diverge: the message.
+ */
+static char *divergence(const GemuRecFile *f, uint32_t push_words,
+                        void (*tweak)(void))
+{
+    g_autoptr(GError) err = NULL;
+    uint64_t steps;
+
+    prepare(push_words);
+    if (tweak) {
+        tweak();
+    }
+    ck_assert_int_eq(replay(f, &steps, &err), -1);
+    gr_rig_teardown();
+    return g_strdup(err->message);
+}
 
 /* A card that fetches another length diverges at the kick, access 1. */
 START_TEST(changed_card_diverges_at_the_kick)
 {
     g_autoptr(GByteArray) buf = g_byte_array_new();
-    g_autoptr(GemuRecFile) f = NULL;
-    g_autoptr(GError) err = NULL;
-    uint64_t digest, steps;
+    uint64_t digest;
+    g_autoptr(GemuRecFile) f = recording(buf, &digest);
+    /* the interrupt's method gone */
+    g_autofree char *msg = divergence(f, PUSH_WORDS - 2, NULL);
 
-    f = recording(buf, &digest);
-    prepare(PUSH_WORDS - 2);                /* the interrupt's method gone */
-    ck_assert_int_eq(replay(f, &steps, &err), -1);
-    ck_assert_msg(g_str_has_prefix(err->message, "access 1 (BAR_WRITE at "
-                                   "0xfdc0208c): the card"), "%s",
-                  err->message);
-    gr_rig_teardown();
+    ck_assert_msg(g_str_has_prefix(msg, "access 1 (BAR_WRITE at "
+                                   "0xfdc0208c): the card"), "%s", msg);
 }
 END_TEST
 
@@ -199,12 +214,11 @@ END_TEST
 START_TEST(changed_value_diverges_there)
 {
     g_autoptr(GByteArray) buf = g_byte_array_new();
-    g_autoptr(GemuRecFile) f = NULL;
-    g_autoptr(GError) err = NULL;
-    uint64_t digest, steps;
+    uint64_t digest;
+    g_autoptr(GemuRecFile) f = recording(buf, &digest);
+    g_autofree char *msg = NULL;
     guint seq = 0;
 
-    f = recording(buf, &digest);
     for (guint i = 0; i < f->records->len; i++) {
         GemuRecord *r = &g_array_index(f->records, GemuRecord, i);
 
@@ -215,30 +229,27 @@ START_TEST(changed_value_diverges_there)
         }
     }
     ck_assert_uint_eq(seq, 3);
-    prepare(PUSH_WORDS);
-    ck_assert_int_eq(replay(f, &steps, &err), -1);
-    ck_assert_str_eq(err->message, "access 3 (BAR_READ at 0xfdc02048): the "
-                     "card returns 0x77; the guest read 0x78");
-    gr_rig_teardown();
+    msg = divergence(f, PUSH_WORDS, NULL);
+    ck_assert_str_eq(msg, "access 3 (BAR_READ at 0xfdc02048): the card "
+                     "returns 0x77; the guest read 0x78");
 }
 END_TEST
+
+static void intx_off(void)
+{
+    wr32(NV_PMC_INTR_EN_HOST, 0);
+}
 
 /* An INTx change the recording has and the card no longer makes. */
 START_TEST(missing_interrupt_diverges)
 {
     g_autoptr(GByteArray) buf = g_byte_array_new();
-    g_autoptr(GemuRecFile) f = NULL;
-    g_autoptr(GError) err = NULL;
-    uint64_t digest, steps;
+    uint64_t digest;
+    g_autoptr(GemuRecFile) f = recording(buf, &digest);
+    g_autofree char *msg = divergence(f, PUSH_WORDS, intx_off);
 
-    f = recording(buf, &digest);
-    prepare(PUSH_WORDS);
-    wr32(NV_PMC_INTR_EN_HOST, 0);           /* this card's INTx is off */
-    ck_assert_int_eq(replay(f, &steps, &err), -1);
-    ck_assert_msg(strstr(err->message, "access 4 (BAR_WRITE at "
-                         "0xfd002140): the card no longer sets INTx to 1"),
-                  "%s", err->message);
-    gr_rig_teardown();
+    ck_assert_msg(strstr(msg, "access 4 (BAR_WRITE at 0xfd002140): the "
+                         "card no longer sets INTx to 1"), "%s", msg);
 }
 END_TEST
 
@@ -246,11 +257,10 @@ END_TEST
 START_TEST(clock_step_elsewhere_diverges)
 {
     g_autoptr(GByteArray) buf = g_byte_array_new();
-    g_autoptr(GemuRecFile) f = NULL;
-    g_autoptr(GError) err = NULL;
-    uint64_t digest, steps;
+    uint64_t digest;
+    g_autoptr(GemuRecFile) f = recording(buf, &digest);
+    g_autofree char *msg = NULL;
 
-    f = recording(buf, &digest);
     for (guint i = 0; i < f->records->len; i++) {
         GemuRecord *r = &g_array_index(f->records, GemuRecord, i);
 
@@ -258,13 +268,10 @@ START_TEST(clock_step_elsewhere_diverges)
             r->val += 1000;
         }
     }
-    prepare(PUSH_WORDS);
-    ck_assert_int_eq(replay(f, &steps, &err), -1);
-    ck_assert_msg(strstr(err->message, "the clock step after access 2: "
-                         "the recording jumps 500000 ns to the card's next "
-                         "timer; the card's is 499000 ns away"), "%s",
-                  err->message);
-    gr_rig_teardown();
+    msg = divergence(f, PUSH_WORDS, NULL);
+    ck_assert_msg(strstr(msg, "the clock step after access 2: the "
+                         "recording jumps 500000 ns to the card's next "
+                         "timer; the card's is 499000 ns away"), "%s", msg);
 }
 END_TEST
 
