@@ -175,14 +175,10 @@ program_checks() {
     fi
 }
 
-if ! test -x "$build/gemu"; then
-    ko "no $build/gemu (build first)"
+if ! err=$(guest_prog_tools "$build"); then
+    ko "$err"
 elif ! test -x "$build/gemu-as"; then
     ko "no $build/gemu-as (build first)"
-elif ! command -v qemu-system-x86_64 >/dev/null; then
-    ko "qemu-system-x86_64 missing (apt-get install qemu-system-x86)"
-elif ! command -v busybox >/dev/null; then
-    ko "busybox missing (apt-get install busybox-static)"
 else
     accel_boot
 fi

@@ -93,10 +93,8 @@ cursor_boot() {
     fi
 }
 
-if ! test -x "$build/gemu"; then
-    ko "no $build/gemu (build first)"
-elif ! command -v qemu-system-x86_64 >/dev/null; then
-    ko "qemu-system-x86_64 missing (apt-get install qemu-system-x86)"
+if ! err=$(guest_prog_tools "$build"); then
+    ko "$err"
 elif ! command -v convert >/dev/null || ! command -v compare >/dev/null; then
     ko "imagemagick missing (apt-get install imagemagick)"
 else

@@ -217,12 +217,8 @@ storm_checks() {
     kernel_lines "$tmp/storm.log" | head -n 15 | sed 's/^/    /'
 }
 
-if ! test -x "$build/gemu"; then
-    ko "no $build/gemu (build first)"
-elif ! command -v qemu-system-x86_64 >/dev/null; then
-    ko "qemu-system-x86_64 missing (apt-get install qemu-system-x86)"
-elif ! command -v busybox >/dev/null; then
-    ko "busybox missing (apt-get install busybox-static)"
+if ! err=$(guest_prog_tools "$build"); then
+    ko "$err"
 else
     hostile_boot
 fi

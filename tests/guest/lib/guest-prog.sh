@@ -13,11 +13,18 @@
 #   guest_base_initrd BUILD
 #                       the path of gemu's guest initramfs (BUILD/gemu
 #                       makes it, without booting, if it is missing or
-#                       stale); nothing, status 1, if there is none
+#                       stale); if there is none, what gemu said, status 1
+#   guest_mesa_initrd BUILD
+#                       the same for gemu's Mesa guest (-guest-mesa: the
+#                       guest's archive followed by Mesa's userspace)
 #   guest_prog_initrd BASE OUT DIR PROG...
 #                       OUT: BASE followed by a newc cpio holding each
 #                       PROG as DIR/its name (DIR: bin or usr/bin; DIR's
 #                       directories are in the archive too)
+#   guest_prog_tools BUILD
+#                       what a guest test with a program needs: BUILD/gemu,
+#                       qemu-system-x86_64 and busybox; else one line
+#                       naming what is missing on stdout, status 1
 #   guest_prog_drm BUILD SRC OUT [ARG...]
 #                       the three for a program on nouveau's ioctls: SRC
 #                       built statically with libdrm-dev's uapi headers
@@ -27,6 +34,19 @@
 #                       on stdout, status 1
 #
 # SPDX-License-Identifier: MIT
+
+guest_prog_tools() {
+    if ! test -x "$1/gemu"; then
+        echo "no $1/gemu (build first)"
+    elif ! command -v qemu-system-x86_64 >/dev/null; then
+        echo "qemu-system-x86_64 missing (apt-get install qemu-system-x86)"
+    elif ! command -v busybox >/dev/null; then
+        echo "busybox missing (apt-get install busybox-static)"
+    else
+        return 0
+    fi
+    return 1
+}
 
 guest_prog_build() {
     _gp_out=$1
@@ -41,14 +61,31 @@ guest_prog_build() {
     rm -f "$_gp_log"
 }
 
-guest_base_initrd() {
-    # gemu builds (or finds) its guest initramfs before it starts QEMU
-    "$1/gemu" -display none -M g84 -guest -qemu true >/dev/null 2>&1
+# the newest $XDG_CACHE_HOME/gemu/$2-*.cpio, once BUILD/gemu with
+# options $3 (and -qemu true: no boot) has made or found it; else what
+# gemu said, status 1
+guest_cached_initrd() {
+    # shellcheck disable=SC2086
+    _gp_said=$("$1/gemu" -display none -M g84 $3 -qemu true 2>&1)
     _gp_cache=${XDG_CACHE_HOME:-$HOME/.cache}/gemu
     # shellcheck disable=SC2012
-    _gp_base=$(ls -t "$_gp_cache"/g84-guest-*.cpio 2>/dev/null | head -n 1)
-    test -n "$_gp_base" || return 1
+    _gp_base=$(ls -t "$_gp_cache"/"$2"-*.cpio 2>/dev/null | head -n 1)
+    if test -z "$_gp_base"; then
+        echo "gemu made no $2 initramfs in $_gp_cache:" \
+             "$(echo "$_gp_said" | grep -v 'without the command' |
+                head -n 3 | tr '\n' ' ')"
+        return 1
+    fi
     echo "$_gp_base"
+}
+
+guest_base_initrd() {
+    # gemu builds (or finds) its guest initramfs before it starts QEMU
+    guest_cached_initrd "$1" g84-guest -guest
+}
+
+guest_mesa_initrd() {
+    guest_cached_initrd "$1" g84-mesa-guest "-guest-mesa -guest-run true"
 }
 
 guest_prog_initrd() {
