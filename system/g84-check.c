@@ -602,7 +602,17 @@ bool g84_checks_serial(G84Checks *c, GPtrArray *args, bool mon_stdio,
         c->con_seen = true;
         serial_arg(args, "gemu-serial", c->con_qemu);
     } else if (mon_stdio) {
-        /* stdin is the monitor's: the guest console only prints */
+        /*
+         * stdin is the monitor's: the guest console only prints, QEMU
+         * appending to stdout opened again.  gemu's own stdout (the
+         * monitor's answers) appends too: in a file opened with ">" it
+         * would write over the console from the file's start.
+         */
+        int fl = fcntl(STDOUT_FILENO, F_GETFL);
+
+        if (fl >= 0 && !(fl & O_APPEND)) {
+            fcntl(STDOUT_FILENO, F_SETFL, fl | O_APPEND);
+        }
         g_ptr_array_add(args, g_strdup("-chardev"));
         g_ptr_array_add(args, g_strdup("file,id=gemu-serial,"
                                        "path=/dev/stdout,append=on"));
