@@ -42,6 +42,21 @@ bool png_read_rgb(const char *path, uint8_t **rgb, uint32_t *width,
     return true;
 }
 
+/*
+ * A differing pixel of the difference picture: the image's pixel (x, y)
+ * half-way to magenta, so that what is there can still be made out;
+ * magenta where the image has no pixel.
+ */
+static void diff_pixel(uint8_t *pd, const uint8_t *a, uint32_t aw,
+                       uint32_t ah, uint32_t x, uint32_t y)
+{
+    for (int c = 0; c < 3; c++) {
+        pd[c] = x < aw && y < ah
+                ? (a[((size_t)y * aw + x) * 3 + c] + diff_mark[c] + 1) / 2
+                : diff_mark[c];
+    }
+}
+
 /* The difference of pixel (x, y) of A (aw wide) and B, 0-255, or -1. */
 static int pixel_diff(const uint8_t *a, uint32_t aw, uint32_t ah,
                       const uint8_t *b, uint32_t bw, uint32_t bh,
@@ -102,7 +117,7 @@ bool png_compare(const char *image, const char *golden, int tolerance,
             if (diff < 0 || diff > tolerance) {
                 res->worst = diff < 0 ? 255 : MAX(res->worst, diff);
                 res->differing++;
-                memcpy(pd, diff_mark, 3);
+                diff_pixel(pd, a, aw, ah, x, y);
                 continue;
             }
             res->worst = MAX(res->worst, diff);

@@ -23,7 +23,7 @@ typedef struct PngDiff {
  * (0-255); images of different sizes differ everywhere outside the part
  * they share (worst 255).  When some pixel differs and DIFF_PATH is not
  * NULL, DIFF_PATH gets a picture: matching pixels dimmed to a quarter,
- * differing ones magenta.  False with *err set if a file cannot be read
+ * differing ones half-way to magenta (magenta outside the image).  False with *err set if a file cannot be read
  * or written.
  */
 bool png_compare(const char *image, const char *golden, int tolerance,
