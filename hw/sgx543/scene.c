@@ -36,7 +36,10 @@ bool sgx_scene_load(const SgxScene *scene, uint8_t *ram, char **err)
                                    SGX_SCENE_CCB_AREA);
             return false;
         }
-        memcpy(ram + b->addr, b->data->data, b->data->len);
+        /* an empty block ("usse" then "end") has no data pointer */
+        if (b->data->len) {
+            memcpy(ram + b->addr, b->data->data, b->data->len);
+        }
     }
     return true;
 }
