@@ -13,6 +13,7 @@
 #include "hw/remote/mpqemu.h"
 
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -431,9 +432,26 @@ static void do_sync_sysmem(MPQemuServer *srv, MPQemuMsg *msg)
     for (int i = 0; i < msg->num_fds; i++) {
         uint64_t gpa = msg->u.sysmem.gpas[i];
         size_t len = msg->u.sysmem.sizes[i];
-        void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
-                       msg->fds[i], msg->u.sysmem.offsets[i]);
+        int64_t off = msg->u.sysmem.offsets[i];
+        struct stat st;
+        void *p;
 
+        /*
+         * A region past the end of its file would map, and the card's
+         * first DMA there would take SIGBUS: refuse it (QEMU's RAM fds
+         * are memfds or files, sized to the region).
+         */
+        if (fstat(msg->fds[i], &st) || (S_ISREG(st.st_mode) &&
+            (off < 0 || len > (uint64_t)st.st_size ||
+             (uint64_t)off > (uint64_t)st.st_size - len))) {
+            gemu_log_mask(LOG_GUEST_ERROR, "mpqemu: guest RAM region "
+                          "[0x%" PRIx64 ", +0x%zx) at offset 0x%" PRIx64
+                          " lies outside its file (no DMA there)\n",
+                          gpa, len, (uint64_t)off);
+            continue;
+        }
+        p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+                 msg->fds[i], off);
         if (p == MAP_FAILED) {
             gemu_log_mask(LOG_GUEST_ERROR, "mpqemu: cannot map guest RAM "
                           "[0x%" PRIx64 ", +0x%zx): %s (no DMA there)\n",

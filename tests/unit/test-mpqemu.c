@@ -370,6 +370,32 @@ START_TEST(test_server_sysmem)
 }
 END_TEST
 
+/*
+ * A region reaching past the end of its file is refused: mapped, the
+ * card's first DMA into it would have taken SIGBUS.
+ */
+START_TEST(test_server_sysmem_past_file)
+{
+    FILE *tf = tmpfile();
+    int fd = dup(fileno(tf));
+    uint8_t p[192] = { 0 };
+    uint64_t gpa = 0x100000, size = 0x2000, off = 0x2000;
+
+    fclose(tf);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(ftruncate(fd, 0x3000), 0);
+    memcpy(p, &gpa, 8);
+    memcpy(p + 64, &size, 8);
+    memcpy(p + 128, &off, 8);
+    send_msg(MPQEMU_CMD_SYNC_SYSMEM, p, 192, &fd, 1);
+    close(fd);
+    ck_assert_int_eq(mpqemu_server_handle_one(L.srv, NULL), 1);
+    ck_assert_int_eq(L.ram_calls, 1);
+    ck_assert_ptr_null(guest_ram_ptr(L.seen_ram, gpa, 1));
+    ck_assert_int_eq(L.srv->maps->len, 0);
+}
+END_TEST
+
 /* BAR_READ's payload: addr, val, size, memory */
 static void bar_payload(uint8_t *p, uint64_t addr, uint32_t size)
 {
@@ -501,6 +527,7 @@ Suite *mpqemu_suite(void)
     tcase_add_test(ts, test_server_malformed_and_eof);
     tcase_add_test(ts, test_server_unexpected_ret);
     tcase_add_test(ts, test_server_sysmem);
+    tcase_add_test(ts, test_server_sysmem_past_file);
     tcase_add_test(ts, test_server_irqfd);
     tcase_add_test(ts, test_server_buffered_messages);
     tcase_add_test(ts, test_server_stray_fds);
