@@ -5,7 +5,8 @@
  * 64 KiB temporary files, so that SYNC_SYSMEM maps something; 9 is more than
  * QEMU ever sends), written to the server's socket with one sendmsg
  * each; then the server handles messages until the end of the stream
- * or an error.  Every input gets a fresh card (nv50_new) and server.
+ * or an error.  Every input gets a fresh card (nv50_new, the least
+ * VRAM: a card's VRAM is cleared) and server.
  * The same bytes go through mpqemu_parse_header/_payload directly too.
  *
  * SPDX-License-Identifier: MIT
@@ -93,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     }
     gemu_clock_init(&clk, GEMU_CLOCK_VIRTUAL);
-    card = nv50_new(&clk, NULL, 0, NULL);
+    card = nv50_new(&clk, NULL, NV50_VRAM_MIN, NULL);
     srv = mpqemu_server_new(sv[1], PCI_DEVICE(card), NULL, NULL);
     /* every send first (64 KiB at most: the socket holds it), then the
      * server reads them as it would QEMU's, up to the end of the stream */

@@ -18,7 +18,7 @@
 
 #define CHID        1
 #define INST        0x200000ull
-#define VRAM_BASE   0x1000000ull
+#define VRAM_BASE   0x800000ull
 #define VA_BASE     0x20000000ull
 #define VA_GART     0x40000000ull
 #define H_OBJ(i)    (0xc0000000u + (i))

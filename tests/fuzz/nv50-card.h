@@ -1,6 +1,6 @@
 /*
  * The in-process G84 the nv50 harnesses fuzz (tests/fuzz/nv50-card.c):
- * a card with 32 MiB of VRAM on a virtual clock with 1 MiB of guest RAM at FUZZ_GART_GPA,
+ * a card with 16 MiB of VRAM on a virtual clock with 1 MiB of guest RAM at FUZZ_GART_GPA,
  * its BARs placed and bus mastering on, PFIFO and PGRAPH interrupts
  * enabled as nvkm does.  A fresh card for every input, so that a crash
  * reproduces from its input alone.
@@ -18,8 +18,8 @@
 #define FUZZ_BAR3_GPA   0xfa000000ull
 #define FUZZ_GART_GPA   0x10000000ull
 #define FUZZ_GART_SIZE  0x100000u
-/* small VRAM: a fresh card per input must be cheap */
-#define FUZZ_VRAM_SIZE  (32u << 20)
+/* the least VRAM: a fresh card per input must be cheap (it is cleared) */
+#define FUZZ_VRAM_SIZE  (16u << 20)
 
 /*
  * How long (host time) the harnesses let the engine run after a kick: a
