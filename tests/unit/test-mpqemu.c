@@ -337,11 +337,22 @@ START_TEST(test_server_unexpected_ret)
 }
 END_TEST
 
+/* SYNC_SYSMEM of one region backed by @fd (closed here, as QEMU does) */
+static void send_sysmem(uint64_t gpa, uint64_t size, uint64_t off, int fd)
+{
+    uint8_t p[192] = { 0 };
+
+    memcpy(p, &gpa, 8);
+    memcpy(p + 64, &size, 8);
+    memcpy(p + 128, &off, 8);
+    send_msg(MPQEMU_CMD_SYNC_SYSMEM, p, 192, &fd, 1);
+    close(fd);
+}
+
 START_TEST(test_server_sysmem)
 {
     FILE *tf = tmpfile();       /* stands in for QEMU's memfd */
     int fd = dup(fileno(tf));
-    uint8_t p[192] = { 0 };
     uint64_t gpa = 0x100000, size = 0x2000, off = 0x1000;
     uint8_t *mine, *dev;
 
@@ -351,11 +362,7 @@ START_TEST(test_server_sysmem)
     mine = mmap(NULL, 0x3000, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     ck_assert_ptr_ne(mine, MAP_FAILED);
     mine[0x1000 + 0x10] = 0x5a;
-    memcpy(p, &gpa, 8);
-    memcpy(p + 64, &size, 8);
-    memcpy(p + 128, &off, 8);
-    send_msg(MPQEMU_CMD_SYNC_SYSMEM, p, 192, &fd, 1);
-    close(fd);
+    send_sysmem(gpa, size, off, fd);
     ck_assert_int_eq(mpqemu_server_handle_one(L.srv, NULL), 1);
     ck_assert_int_eq(L.ram_calls, 1);
     ck_assert_ptr_nonnull(L.seen_ram);
@@ -378,17 +385,12 @@ START_TEST(test_server_sysmem_past_file)
 {
     FILE *tf = tmpfile();
     int fd = dup(fileno(tf));
-    uint8_t p[192] = { 0 };
     uint64_t gpa = 0x100000, size = 0x2000, off = 0x2000;
 
     fclose(tf);
     ck_assert_int_ge(fd, 0);
     ck_assert_int_eq(ftruncate(fd, 0x3000), 0);
-    memcpy(p, &gpa, 8);
-    memcpy(p + 64, &size, 8);
-    memcpy(p + 128, &off, 8);
-    send_msg(MPQEMU_CMD_SYNC_SYSMEM, p, 192, &fd, 1);
-    close(fd);
+    send_sysmem(gpa, size, off, fd);
     ck_assert_int_eq(mpqemu_server_handle_one(L.srv, NULL), 1);
     ck_assert_int_eq(L.ram_calls, 1);
     ck_assert_ptr_null(guest_ram_ptr(L.seen_ram, gpa, 1));
