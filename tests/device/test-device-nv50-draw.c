@@ -812,6 +812,56 @@ START_TEST(draw_polygon_offset)
 }
 END_TEST
 
+/*
+ * POLYGON_MODE LINE/POINT of quads and polygons: their outline and
+ * corners, not the diagonals of the triangles they are cut into.
+ */
+START_TEST(draw_polygon_mode_outline)
+{
+    bool seen[6][6] = { { false } };
+
+    vtx(0, -0.5f, -0.5f, 0, 1);
+    vtx(1, 0.5f, -0.5f, 0, 1);
+    vtx(2, 0.5f, 0.5f, 0, 1);
+    vtx(3, -0.5f, 0.5f, 0, 1);
+    vtx(4, -0.75f, 0.0f, 0, 1);
+    m(NV50_3D_POLYGON_MODE_FRONT, 0x1b01);
+    m(NV50_3D_POLYGON_MODE_BACK, 0x1b01);
+    draw_arrays(NV50_GL_QUADS, 0, 4);
+    ck_assert_uint_eq(cap.n, 4);
+    for (unsigned p = 0; p < cap.n; p++) {
+        unsigned a = who(p, 0), b = who(p, 1);
+
+        ck_assert_uint_eq(cap.kind[p], NV50_PRIM_LINES);
+        ck_assert_msg((a + 1) % 4 == b || (b + 1) % 4 == a,
+                      "line %u: %u-%u is not a side of the quad", p, a, b);
+        seen[MIN(a, b)][MAX(a, b)] = true;
+    }
+    ck_assert(seen[0][1] && seen[1][2] && seen[2][3] && seen[0][3]);
+    /* a pentagon 0 1 2 3 4 as a polygon: five sides */
+    memset(&cap, 0, sizeof(cap));
+    draw_arrays(NV50_GL_POLYGON, 0, 5);
+    ck_assert_uint_eq(cap.n, 5);
+    for (unsigned p = 0; p < cap.n; p++) {
+        unsigned a = who(p, 0), b = who(p, 1);
+
+        ck_assert_msg((a + 1) % 5 == b || (b + 1) % 5 == a,
+                      "line %u: %u-%u is not a side of the polygon", p, a, b);
+    }
+    /* as points: each corner once */
+    m(NV50_3D_POLYGON_MODE_FRONT, 0x1b00);
+    m(NV50_3D_POLYGON_MODE_BACK, 0x1b00);
+    memset(&cap, 0, sizeof(cap));
+    draw_arrays(NV50_GL_QUADS, 0, 4);
+    ck_assert_uint_eq(cap.n, 4);
+    for (unsigned p = 0; p < cap.n; p++) {
+        ck_assert_uint_eq(cap.kind[p], NV50_PRIM_POINTS);
+        ck_assert(!seen[5][who(p, 0)]);
+        seen[5][who(p, 0)] = true;
+    }
+}
+END_TEST
+
 /* COND_MODE NEVER skips the draw; a VP fault traps */
 START_TEST(draw_cond_and_trap)
 {
@@ -856,6 +906,7 @@ Suite *nv50_draw_suite(void)
     tcase_add_test(tc, draw_guard_band);
     tcase_add_test(tc, draw_cull);
     tcase_add_test(tc, draw_polygon_offset);
+    tcase_add_test(tc, draw_polygon_mode_outline);
     tcase_add_test(tc, draw_cond_and_trap);
     suite_add_tcase(s, tc);
     return s;

@@ -341,7 +341,8 @@ static void emit_draw(void *opaque, const NV50PipePrim *p)
 }
 
 static void prim_out(DrawRun *r, NV50PrimKind kind, const uint32_t *refs,
-                     unsigned n, const unsigned *idx, unsigned provoking)
+                     unsigned n, const unsigned *idx, unsigned edges,
+                     unsigned provoking)
 {
     const NV50PipeVertex *v[3];
 
@@ -352,7 +353,7 @@ static void prim_out(DrawRun *r, NV50PrimKind kind, const uint32_t *refs,
     for (unsigned i = 0; i < n; i++) {
         v[i] = &r->verts[r->slot[refs[idx[i]]]];
     }
-    r->emitted += nv50_clip_prim(r->st, kind, v,
+    r->emitted += nv50_clip_prim(r->st, kind, v, edges,
                                  &r->verts[r->slot[refs[provoking]]],
                                  r->d->emit ? r->d->emit : emit_draw,
                                  r->d->emit ? r->d->emit_opaque : r);
@@ -360,13 +361,16 @@ static void prim_out(DrawRun *r, NV50PrimKind kind, const uint32_t *refs,
 
 #define OUT1(a, pv) \
     do { unsigned i_[1] = { a }; prim_out(r, NV50_PRIM_POINTS, refs, 1, \
-                                          i_, pv); } while (0)
+                                          i_, 0, pv); } while (0)
 #define OUT2(a, b, pv) \
     do { unsigned i_[2] = { a, b }; prim_out(r, NV50_PRIM_LINES, refs, 2, \
-                                             i_, pv); } while (0)
-#define OUT3(a, b, c_, pv) \
+                                             i_, 0, pv); } while (0)
+/* a triangle of a polygon: @e its polygon edges (nv50_clip_prim) */
+#define OUT3E(a, b, c_, e, pv) \
     do { unsigned i_[3] = { a, b, c_ }; prim_out(r, NV50_PRIM_TRIANGLES, \
-                                                 refs, 3, i_, pv); } while (0)
+                                                 refs, 3, i_, e, pv); \
+    } while (0)
+#define OUT3(a, b, c_, pv)  OUT3E(a, b, c_, NV50_EDGES_ALL, pv)
 
 /* One run of the stream between restarts: @refs[0..n) (ref indices). */
 static void assemble(DrawRun *r, const uint32_t *refs, unsigned n)
@@ -414,20 +418,23 @@ static void assemble(DrawRun *r, const uint32_t *refs, unsigned n)
         }
         break;
     case NV50_GL_POLYGON:
+        /* a fan: its first and last edges and every outer one */
         for (i = 1; i + 1 < n; i++) {
-            OUT3(0, i, i + 1, 0);
+            OUT3E(0, i, i + 1, 2u | (i == 1) | (i + 2 == n ? 4u : 0), 0);
         }
         break;
     case NV50_GL_QUADS:
+        /* v0 v1 v2 and v0 v2 v3: the diagonal v0-v2 is not an edge */
         for (i = 0; i + 3 < n; i += 4) {
-            OUT3(i, i + 1, i + 2, last ? i + 3 : i);
-            OUT3(i, i + 2, i + 3, last ? i + 3 : i);
+            OUT3E(i, i + 1, i + 2, 3u, last ? i + 3 : i);
+            OUT3E(i, i + 2, i + 3, 6u, last ? i + 3 : i);
         }
         break;
     case NV50_GL_QUAD_STRIP:
+        /* the quad v0 v1 v3 v2: the diagonal v0-v3 is not an edge */
         for (i = 0; i + 3 < n; i += 2) {
-            OUT3(i, i + 1, i + 3, last ? i + 3 : i);
-            OUT3(i, i + 3, i + 2, last ? i + 3 : i);
+            OUT3E(i, i + 1, i + 3, 3u, last ? i + 3 : i);
+            OUT3E(i, i + 3, i + 2, 6u, last ? i + 3 : i);
         }
         break;
     case NV50_GL_LINES_ADJ:

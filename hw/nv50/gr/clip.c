@@ -43,9 +43,11 @@
  *   CULL_FACE FRONT, BACK or FRONT_AND_BACK drops; zero-area triangles
  *   are dropped.  SCREEN_Y_CONTROL (Y_NEGATE, TRIANGLE_RAST_FLIP;
  *   Mesa writes 0) is not modelled: logged when set.
- * - POLYGON_MODE_FRONT/BACK LINE or POINT: the triangle's (or clipped
- *   piece's) edges or corners (UNVERIFIED: edges added by clipping are
- *   drawn too; EDGEFLAG is ignored).
+ * - POLYGON_MODE_FRONT/BACK LINE or POINT: the edges of the polygon
+ *   the triangle came from (a quad's or polygon's inner diagonals are
+ *   not drawn: nv50_clip_prim's @edges) or their first corners
+ *   (UNVERIFIED: edges added by clipping are drawn too; EDGEFLAG is
+ *   ignored).
  * - Widths: lines LINE_WIDTH, points the vertex's point size.
  * - Polygon offset (a triangle's, drawn filled, as lines or as points,
  *   when POLYGON_OFFSET_FILL/LINE/POINT_ENABLE): every window z of it
@@ -309,8 +311,12 @@ static void emit_prim(ClipState *cs, NV50PrimKind kind,
     cs->emitted++;
 }
 
-/* A triangle (already clipped): facing, culling, polygon mode. */
-static void emit_triangle(ClipState *cs, const NV50PipeVertex *const *v)
+/*
+ * A triangle (already clipped): facing, culling, polygon mode; @edges
+ * as nv50_clip_prim's.
+ */
+static void emit_triangle(ClipState *cs, const NV50PipeVertex *const *v,
+                          unsigned edges)
 {
     const NV50Gr3dState *st = cs->st;
     RasterVert r[3];
@@ -360,7 +366,9 @@ static void emit_triangle(ClipState *cs, const NV50PipeVertex *const *v)
         for (unsigned i = 0; i < 3; i++) {
             const NV50PipeVertex *e[2] = { v[i], v[(i + 1) % 3] };
 
-            emit_prim(cs, NV50_PRIM_LINES, e, front, zoff);
+            if (edges & (1u << i)) {
+                emit_prim(cs, NV50_PRIM_LINES, e, front, zoff);
+            }
         }
         return;
     }
@@ -368,7 +376,9 @@ static void emit_triangle(ClipState *cs, const NV50PipeVertex *const *v)
         float zoff = poly_offset(cs, r, NV50_PRIM_POINTS);
 
         for (unsigned i = 0; i < 3; i++) {
-            emit_prim(cs, NV50_PRIM_POINTS, &v[i], front, zoff);
+            if (edges & (1u << i)) {
+                emit_prim(cs, NV50_PRIM_POINTS, &v[i], front, zoff);
+            }
         }
         return;
     }
@@ -377,7 +387,7 @@ static void emit_triangle(ClipState *cs, const NV50PipeVertex *const *v)
 }
 
 unsigned nv50_clip_prim(const NV50Gr3dState *st, NV50PrimKind kind,
-                        const NV50PipeVertex *const *v,
+                        const NV50PipeVertex *const *v, unsigned edges,
                         const NV50PipeVertex *provoking,
                         NV50PrimEmit emit, void *opaque)
 {
@@ -403,7 +413,7 @@ unsigned nv50_clip_prim(const NV50Gr3dState *st, NV50PrimKind kind,
     }
     if (!out_mask) {
         if (kind == NV50_PRIM_TRIANGLES) {
-            emit_triangle(&cs, v);
+            emit_triangle(&cs, v, edges);
         } else {
             emit_prim(&cs, kind, v, true, 0);
         }
@@ -442,13 +452,17 @@ unsigned nv50_clip_prim(const NV50Gr3dState *st, NV50PrimKind kind,
     }
     {
         const NV50PipeVertex *poly[2][MAX_POLY];
+        bool edge[2][MAX_POLY];     /* poly[i] -> poly[i + 1] is an edge */
         unsigned cnt = 3, cur = 0;
 
         for (unsigned i = 0; i < 3; i++) {
             poly[0][i] = v[i];
+            edge[0][i] = edges & (1u << i);
         }
         for (unsigned p = 0; p < planes && cnt >= 3; p++) {
             const NV50PipeVertex **in = poly[cur], **out = poly[cur ^ 1];
+            const bool *ein = edge[cur];
+            bool *eout = edge[cur ^ 1];
             unsigned m = 0;
 
             if (!(out_mask & (1u << p))) {
@@ -459,9 +473,12 @@ unsigned nv50_clip_prim(const NV50Gr3dState *st, NV50PrimKind kind,
                 float da = dist(&cs, a, p), db = dist(&cs, b, p);
 
                 if (da >= 0) {
+                    eout[m] = ein[i];   /* a -> (b or the cut): its edge */
                     out[m++] = a;
                 }
                 if ((da >= 0) != (db >= 0) && m < MAX_POLY) {
+                    /* entering: the rest of a -> b; leaving: the cut */
+                    eout[m] = da >= 0 ? true : ein[i];
                     out[m++] = lerp(&cs, a, b, da / (da - db));
                 }
             }
@@ -472,8 +489,11 @@ unsigned nv50_clip_prim(const NV50Gr3dState *st, NV50PrimKind kind,
             const NV50PipeVertex *t[3] = {
                 poly[cur][0], poly[cur][i], poly[cur][i + 1],
             };
+            unsigned e = (edge[cur][i] ? 2u : 0) |
+                         (i == 1 && edge[cur][0] ? 1u : 0) |
+                         (i + 2 == cnt && edge[cur][cnt - 1] ? 4u : 0);
 
-            emit_triangle(&cs, t);
+            emit_triangle(&cs, t, e);
         }
     }
     g_free(cs.pool);

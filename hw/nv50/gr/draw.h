@@ -175,11 +175,15 @@ typedef void (*NV50PrimEmit)(void *opaque, const NV50PipePrim *prim);
 /*
  * One assembled primitive (1, 2 or 3 vertices in the order of the
  * stream, @provoking its provoking vertex, for flat shading): clip,
- * divide, viewport, cull, then @emit each piece.  Returns the number of
- * primitives emitted.
+ * divide, viewport, cull, then @emit each piece.  For a triangle, bit i
+ * of @edges says that its edge v[i] -> v[(i + 1) % 3] is an edge of the
+ * polygon it came from (a quad's or polygon's inner diagonals are not):
+ * POLYGON_MODE LINE draws those, POINT their first vertices.  Returns
+ * the number of primitives emitted.
  */
+#define NV50_EDGES_ALL  7u
 unsigned nv50_clip_prim(const NV50Gr3dState *st, NV50PrimKind kind,
-                        const NV50PipeVertex *const *v,
+                        const NV50PipeVertex *const *v, unsigned edges,
                         const NV50PipeVertex *provoking,
                         NV50PrimEmit emit, void *opaque);
 
