@@ -138,17 +138,12 @@ error_checks() {
 # its size printed; gl-info, kms-hold.so and gl-frames.so appended to
 # it in $tmp/initrd.cpio.
 mesa_initrd() {
-    cache=${XDG_CACHE_HOME:-$HOME/.cache}/gemu
     t0=$(date +%s)
-    "$build/gemu" -display none -M g84 -guest-mesa -guest-run true \
-        -qemu true >"$tmp/prep.log" 2>&1
-    t1=$(date +%s)
-    initrd=$(ls -t "$cache"/g84-mesa-guest-*.cpio 2>/dev/null | head -n 1)
-    if test -z "$initrd"; then
-        ko "mesa: gemu made no Mesa initramfs in $cache:" \
-           "$(grep -v 'without the command' "$tmp/prep.log" | head -n 3)"
+    if ! initrd=$(guest_mesa_initrd "$build"); then
+        ko "mesa: $initrd"
         return 1
     fi
+    t1=$(date +%s)
     size=$(wc -c <"$initrd")
     ok "mesa: gemu's Mesa initramfs: $initrd," \
        "$((size / 1048576)) MiB, ready in $((t1 - t0)) s"
@@ -464,12 +459,8 @@ glmark_compare() {
     done
 }
 
-if ! test -x "$build/gemu"; then
-    ko "no $build/gemu (build first)"
-elif ! command -v qemu-system-x86_64 >/dev/null; then
-    ko "qemu-system-x86_64 missing (apt-get install qemu-system-x86)"
-elif ! command -v busybox >/dev/null; then
-    ko "busybox missing (apt-get install busybox-static)"
+if ! err=$(guest_prog_tools "$build"); then
+    ko "mesa: $err"
 else
     error_checks
     if mesa_initrd; then
