@@ -86,7 +86,7 @@ bool gemu_log_once(int mask, const char *unit, uint64_t key,
     static GMutex lock;
     char *id;
     va_list ap;
-    bool first;
+    bool first, full = false;
 
     if (!(gemu_loglevel & mask)) {
         return false;
@@ -96,7 +96,16 @@ bool gemu_log_once(int mask, const char *unit, uint64_t key,
     if (!seen) {
         seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     }
-    first = g_hash_table_add(seen, id);
+    if (g_hash_table_contains(seen, id)) {
+        first = false;
+        g_free(id);
+    } else if (g_hash_table_size(seen) < GEMU_LOG_ONCE_MAX) {
+        first = g_hash_table_add(seen, id);
+        full = g_hash_table_size(seen) == GEMU_LOG_ONCE_MAX;
+    } else {
+        first = false;          /* the table is full: no new items */
+        g_free(id);
+    }
     g_mutex_unlock(&lock);
     if (!first) {
         return false;
@@ -104,6 +113,11 @@ bool gemu_log_once(int mask, const char *unit, uint64_t key,
     va_start(ap, fmt);
     log_va(fmt, ap);
     va_end(ap);
+    if (full) {
+        gemu_log("gemu: %d different items logged once; no more are (a "
+                 "guest touching ever new registers or methods)\n",
+                 GEMU_LOG_ONCE_MAX);
+    }
     return true;
 }
 

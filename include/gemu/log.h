@@ -37,7 +37,11 @@ void gemu_log_set_file(FILE *f);
 /*
  * Log once per (unit, key): for unimplemented registers and methods, which a
  * guest may touch in a loop.  Returns true when the message was printed.
+ * At most GEMU_LOG_ONCE_MAX different (unit, key) pairs are remembered and
+ * logged (a hostile guest can name millions of registers); the last one
+ * logged says so.
  */
+#define GEMU_LOG_ONCE_MAX   65536
 bool gemu_log_once(int mask, const char *unit, uint64_t key,
                    const char *fmt, ...) GEMU_PRINTF(4, 5);
 
