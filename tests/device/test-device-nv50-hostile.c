@@ -5,10 +5,11 @@
  * through PCI with guest-physical addresses as QEMU's proxy delivers
  * them, with both heads on display consoles, the virtual clock moving
  * (vblanks, PTIMER alarms, supervisor timeouts fire) and, now and then,
- * what a screendump reads (nv50_scanout_surface) asked for.  The card
- * must keep answering (PMC_BOOT_0) and free itself at the end, whatever
- * its engines were left doing.  Nothing is asserted about what the
- * writes did.
+ * what a screendump reads (nv50_scanout_surface) asked for, and
+ * -d guest_errors,unimp's logging on (into the rig's temporary file).
+ * The card must keep answering (PMC_BOOT_0) and free itself at the end,
+ * whatever its engines were left doing.  Nothing is asserted about what
+ * the writes did.
  *
  * Bounded: GEMU_STORM_OPS operations (STORM_OPS by default) from
  * GEMU_STORM_SEED (the guest program's default, 1469); a guest storm that
@@ -42,7 +43,8 @@ static uint32_t size_bar(int n)
 
 static void setup(void)
 {
-    rig_init(0);
+    /* what the card logs about the storm goes through its formats too */
+    rig_init(LOG_GUEST_ERROR | LOG_UNIMP);
     bar_size[1] = size_bar(1);
     bar_size[3] = size_bar(3);
     pci_config_write(rig.pci, 0x10, BAR0_GPA, 4);
