@@ -461,11 +461,13 @@ static bool do_data(Parser *p, char **tok)
 {
     GByteArray *data;
     uint32_t addr;
-    const char *type = tok[2];
+    const char *type;
 
+    /* tok[2] only once tok[1] is there: "data" alone ends at tok[1] */
     if (!tok[1] || !tok[2] || !parse_u32(tok[1], &addr)) {
         return fail(p, "usage: data ADDR u8|u16|u32|f32 [VALUES...]");
     }
+    type = tok[2];
     if (strcmp(type, "u8") && strcmp(type, "u16") && strcmp(type, "u32")
         && strcmp(type, "f32")) {
         return fail(p, "unknown data type '%s' (u8, u16, u32, f32)", type);

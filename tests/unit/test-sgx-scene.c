@@ -1,6 +1,7 @@
 /*
  * A scene on the SGX543 (hw/sgx543/scene.c): what the sgx543 machine
- * and the scene fuzzer do with a parsed scene.
+ * and the scene fuzzer do with a parsed scene; the reader's findings
+ * (block/sgx-scene.c).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -50,6 +51,22 @@ START_TEST(blob_in_ccb_area)
 }
 END_TEST
 
+/*
+ * "data" with nothing after it: a usage error naming the line (it read
+ * past the end of the line's tokens before, which ASan reports; found by
+ * tests/fuzz/fuzz-sgx-scene.c).
+ */
+START_TEST(data_alone)
+{
+    g_autofree char *err = NULL;
+    SgxScene *s = sgx_scene_parse("sgx-scene 1\ndata\n", NULL, &err);
+
+    ck_assert_ptr_null(s);
+    ck_assert_str_eq(err, "line 2: usage: data ADDR u8|u16|u32|f32 "
+                     "[VALUES...]");
+}
+END_TEST
+
 Suite *sgx_scene_suite(void)
 {
     Suite *s = suite_create("sgx_scene");
@@ -57,6 +74,7 @@ Suite *sgx_scene_suite(void)
 
     tcase_add_test(tc, empty_blob);
     tcase_add_test(tc, blob_in_ccb_area);
+    tcase_add_test(tc, data_alone);
     suite_add_tcase(s, tc);
     return s;
 }
