@@ -111,6 +111,7 @@ static bool load_words(ShaderLexer *lx, const char *path, const char *bytes,
                                 "(at most 2^20)", path, len);
     }
     *n = len / 8;
+    g_free(*code);          /* a gxp's, when both were given (an error) */
     *code = g_new(uint64_t, *n);
     for (size_t i = 0; i < *n; i++) {
         uint64_t w = 0;
@@ -165,6 +166,7 @@ static bool assemble(ShaderLexer *lx, const char *path, const char *src,
                                 what, words->len ? "over 2^20" : "no");
     }
     *n = words->len;
+    g_free(*code);          /* a gxp's, when both were given (an error) */
     *code = (uint64_t *)g_array_free(g_steal_pointer(&words), FALSE);
     return true;
 }
@@ -222,6 +224,9 @@ static bool load_code(ShaderLexer *lx, UState *s, UCodeKind kind)
         if (!gxp_parse(bytes, len, &p, &err)) {
             return shader_lex_error(lx, "%s: %s", path, err);
         }
+        /* a 'secondary' before the gxp is an error reported after */
+        g_free(s->primary);
+        g_free(s->secondary);
         s->nprimary = p.primary_count;
         s->primary = g_memdup2(p.primary, p.primary_count * 8);
         s->nsecondary = p.secondary_count;
