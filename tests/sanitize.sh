@@ -5,8 +5,9 @@
 #   sh tests/sanitize.sh [WORKDIR]      (default: a new temporary one)
 #
 #   asan   configure --enable-sanitizers (ASan + UBSan, UB fatal) in
-#          WORKDIR/asan: the unit and device suites, tests/tools/*.sh,
-#          then make fuzz-smoke (every libFuzzer harness a few seconds)
+#          WORKDIR/asan: the unit and device suites, tests/tools/*.sh
+#          but display-sdl.sh, then make fuzz-smoke (every libFuzzer
+#          harness a few seconds)
 #   tsan   -fsanitize=thread in WORKDIR/tsan: the device suites (nv50_)
 #          with tests/device/tsan.supp
 #
@@ -86,13 +87,20 @@ start=$(date +%s)
 asan="$work/asan"
 # halt_on_error: gcc's UBSan goes on after a report unless told
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+# leaks of the system libraries behind the window are not gemu's
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$src/tests/lsan.supp:print_suppressions=0}
 if build "$asan" --enable-werror --enable-sanitizers; then
     # the usse_isa round trip and the fuzz suite need the time under ASan
     run asan-unit env GEMU_SRC="$src" CK_TIMEOUT_MULTIPLIER=10 \
         "$asan/tests/unit-tests"
     for t in "$src"/tests/tools/*.sh; do
-        run "asan-$(basename "$t" .sh)" env GEMU_BUILD="$asan" \
-            GEMU_SRC="$src" sh "$t"
+        name=$(basename "$t" .sh)
+        # display-sdl: under ASan, now and then one of its gemu windows
+        # finds no display ("x11,kmsdrm not available"), and what SDL2's
+        # unloaded X11/GL libraries leak cannot be suppressed: make
+        # check runs it on the normal build (fuzzing.md, "Not yet")
+        test "$name" = display-sdl && continue
+        run "asan-$name" env GEMU_BUILD="$asan" GEMU_SRC="$src" sh "$t"
     done
     case " $skip " in
     *" fuzz "*) ;;
