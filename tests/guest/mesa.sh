@@ -197,7 +197,7 @@ unimp_report() {
 
 # Is kmscube holding its last frame?
 kmscube_up() {
-    sed -n '/^mesa: step kmscube/,$p' "$log" | grep -aq '^kms-hold: holding'
+    sed -n '/mesa: step kmscube/,$p' "$log" | grep -aq 'kms-hold: holding'
 }
 
 mesa_boot() {
@@ -227,8 +227,9 @@ mesa_boot() {
             cp "$shot" "$GEMU_GUEST_LOG-kmscube.png"
         fi
     fi
-    # the serial console's line ends are CR LF
-    tr -d '\r' <"$log" >"$tmp/mesa.txt"
+    # the serial console's line ends are CR LF; a console line may follow
+    # the monitor's prompt (gemu's stdout, shared with the monitor)
+    tr -d '\r' <"$log" | sed 's/^\((gemu) \)*//' >"$tmp/mesa.txt"
     log="$tmp/mesa.txt"
     echo "mesa: the boot took $((t1 - t0)) s;" \
          "$(grep -a -o 'Freeing initrd memory: [0-9]*K' "$log" | head -n 1);" \
