@@ -34,7 +34,10 @@ static void parse_direct(const uint8_t *data, size_t size)
         size -= MPQEMU_HDR_SIZE;
         n = MIN(size, msg.size);
         if (n == msg.size) {
-            (void)mpqemu_parse_payload(&msg, data, fds, data[0] % 9, &err);
+            /* as many fds as the payload's first byte says (none: 0) */
+            int nfds = n ? data[0] % 9 : 0;
+
+            (void)mpqemu_parse_payload(&msg, data, fds, nfds, &err);
         }
         data += n;
         size -= n;
