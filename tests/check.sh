@@ -6,11 +6,14 @@
 #                         the second time on the portable fast path
 #   tests/tools/*.sh      command-line tests of the tools, one file each;
 #                         each prints "NAME: N passed, N failed" last
-#   tests/guest/*.sh      QEMU guests booted against gemu -M g84: gemu's
-#                         own guest three times, once more typed into under
-#                         Xvfb, once with a DRM cursor set by a guest
-#                         program, Debian's initramfs once (about 8
-#                         minutes; the packages of .ci/debian-packages)
+#   tests/guest/*.sh      QEMU guests booted against gemu -M g84, each
+#                         file's header says what it boots and checks:
+#                         gemu's guest (probe, keyboard, cursor, accel,
+#                         hostile, driver-loop, replay), its Mesa guest
+#                         (mesa.sh with an llvmpipe reference boot,
+#                         piglit.sh), Debian's initramfs (about 15
+#                         minutes on 2 cores; the packages of
+#                         .ci/debian-packages)
 set -u
 # headless: gemu opens a window by default when a display is available
 # (tests that want one, like display-sdl.sh, start their own Xvfb)
