@@ -19,6 +19,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/bitops.h"
 #include <check.h>
 #include <fenv.h>
 #include <float.h>
@@ -1201,22 +1202,6 @@ END_TEST
  * What neither says is not asserted (see the notes at each check).
  */
 
-static inline float vr_f(uint32_t x)
-{
-    float f;
-
-    memcpy(&f, &x, 4);
-    return f;
-}
-
-static inline uint32_t vr_u(float f)
-{
-    uint32_t x;
-
-    memcpy(&x, &f, 4);
-    return x;
-}
-
 static inline bool vr_isnan(uint32_t x)
 {
     return (x & 0x7fffffff) > 0x7f800000;
@@ -1260,7 +1245,7 @@ static uint32_t vr_finput(VrRng *r)
         return (vr_rand(r) & 0x807fffff) | e << 23;
     } else if (k < 13) {
         /* small integers as floats */
-        return vr_u((float)((int)(vr_rand(r) % 64) - 32));
+        return f32_to_bits((float)((int)(vr_rand(r) % 64) - 32));
     }
     return vr_rand(r);
 }
@@ -1268,22 +1253,22 @@ static uint32_t vr_finput(VrRng *r)
 /* a + b with host IEEE arithmetic in rounding mode @rz */
 static uint32_t vr_host_add(uint32_t a, uint32_t b, bool rz)
 {
-    volatile float fa = vr_f(a), fb = vr_f(b), fr;
+    volatile float fa = bits_to_f32(a), fb = bits_to_f32(b), fr;
 
     fesetround(rz ? FE_TOWARDZERO : FE_TONEAREST);
     fr = fa + fb;
     fesetround(FE_TONEAREST);
-    return vr_u(fr);
+    return f32_to_bits(fr);
 }
 
 static uint32_t vr_host_mul(uint32_t a, uint32_t b, bool rz)
 {
-    volatile float fa = vr_f(a), fb = vr_f(b), fr;
+    volatile float fa = bits_to_f32(a), fb = bits_to_f32(b), fr;
 
     fesetround(rz ? FE_TOWARDZERO : FE_TONEAREST);
     fr = fa * fb;
     fesetround(FE_TONEAREST);
-    return vr_u(fr);
+    return f32_to_bits(fr);
 }
 
 /*
@@ -1353,8 +1338,8 @@ static unsigned vr_fcmp(uint32_t a, uint32_t b)
     if (vr_isnan(a) || vr_isnan(b)) {
         return 8;
     }
-    fa = vr_f(vr_ftz(a));
-    fb = vr_f(vr_ftz(b));
+    fa = bits_to_f32(vr_ftz(a));
+    fb = bits_to_f32(vr_ftz(b));
     return fa < fb ? 1 : fa == fb ? 2 : 4;
 }
 
@@ -1395,7 +1380,7 @@ static bool vr_ref_float(const VrFForm *f, uint32_t a, uint32_t b,
         break;
     case VFK_MAD: {
         /* product truncated to f32 (exact in double first), then RN add */
-        double p = (double)vr_f(vr_ftz(a)) * (double)vr_f(vr_ftz(b));
+        double p = (double)bits_to_f32(vr_ftz(a)) * (double)bits_to_f32(vr_ftz(b));
         volatile double vp = p;
         volatile float tp;
         uint32_t pu;
@@ -1406,7 +1391,7 @@ static bool vr_ref_float(const VrFForm *f, uint32_t a, uint32_t b,
         if (isnan(p) || isinf(p) || vr_isnan(c) ||
             (vr_ftz(c) & 0x7fffffff) == 0x7f800000) {
             /* NaN/inf operands: only the NaN rule is clear */
-            *want = vr_host_add(vr_u((float)p), vr_ftz(c), false);
+            *want = vr_host_add(f32_to_bits((float)p), vr_ftz(c), false);
             if (!vr_isnan(*want)) {
                 return false;
             }
@@ -1420,7 +1405,7 @@ static bool vr_ref_float(const VrFForm *f, uint32_t a, uint32_t b,
         fesetround(FE_TOWARDZERO);
         tp = (float)vp;
         fesetround(FE_TONEAREST);
-        pu = vr_u(tp);
+        pu = f32_to_bits(tp);
         if ((pu & 0x7f800000) == 0 || (pu & 0x7f800000) == 0x7f800000) {
             return false;   /* product under/overflow: not documented */
         }
@@ -1442,7 +1427,7 @@ static bool vr_ref_float(const VrFForm *f, uint32_t a, uint32_t b,
         } else if ((a & 0x7fffffff) == 0 && (b & 0x7fffffff) == 0) {
             return false;   /* min/max of +0 and -0: open */
         } else {
-            bool lt = vr_f(a) < vr_f(b);
+            bool lt = bits_to_f32(a) < bits_to_f32(b);
 
             *want = (f->kind == VFK_MIN) == lt ? a : b;
         }
@@ -1837,7 +1822,7 @@ static bool vr_ref_cvt(const VrCvt *c, uint32_t in, uint32_t *res,
             fesetround(vr_fe_mode[c->rnd]);
             f = (float)vv;
             fesetround(FE_TONEAREST);
-            *res = vr_u(f);
+            *res = f32_to_bits(f);
             return true;
         } else {
             int64_t lo, hi;
@@ -1859,14 +1844,14 @@ static bool vr_ref_cvt(const VrCvt *c, uint32_t in, uint32_t *res,
         if (c->neg) {
             src ^= 0x80000000;
         }
-        f = vr_f(src);
+        f = bits_to_f32(src);
         if (c->dt == VC_F32) {
             if (c->rnd < 4) {
                 fesetround(vr_fe_mode[c->rnd]);
                 f = nearbyintf(f);
                 fesetround(FE_TONEAREST);
             }
-            *res = vr_u(f);
+            *res = f32_to_bits(f);
             if (c->sat) {
                 *res = vr_fsat(*res);
             }
@@ -1918,7 +1903,7 @@ START_TEST(test_ref_cvt)
                         4294967040.0f, 4294967296.0f, -1.0f, 1e10f,
                     };
 
-                    vr->in[0][t] = vr_u(near[vr_rand(&rng) %
+                    vr->in[0][t] = f32_to_bits(near[vr_rand(&rng) %
                                              ARRAY_SIZE(near)]);
                 }
             } else {
