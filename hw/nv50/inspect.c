@@ -28,11 +28,58 @@ static const char *class_name(uint16_t class_id)
     return c ? c->name : "unknown class";
 }
 
+/* Each bound subchannel of @gr, with its object's address if @addr. */
+static void subchannels(const NV50GrCtx *gr, bool addr, GString *out)
+{
+    for (unsigned i = 0; gr && i < NV50_GR_SUBCHANNELS; i++) {
+        const NV50GrSubchannel *sc = &gr->subc[i];
+
+        if (!sc->obj) {
+            continue;
+        }
+        g_string_append_printf(out, "  subchannel %u: 0x%04x %s", i,
+                               sc->class_id, class_name(sc->class_id));
+        if (addr) {
+            g_string_append_printf(out, " (object at VRAM 0x%" PRIx64 ")",
+                                   sc->obj);
+        }
+        g_string_append_c(out, '\n');
+    }
+}
+
+/*
+ * Take eng_lock and the inspection's bounded pause, and say the
+ * engine's state; true if the engine is paused (its own state may be
+ * read).  inspect_end() undoes it, saying what was not shown if not.
+ */
+static bool inspect_begin(NV50State *s, GString *out)
+{
+    bool paused;
+
+    g_mutex_lock(&s->eng_lock);
+    paused = nv50_engine_pause_for_locked(s, INSPECT_PAUSE_US);
+    g_string_append_printf(out, "engine: %s\n",
+                           nv50_engine_state_locked(s, paused));
+    return paused;
+}
+
+static void inspect_end(NV50State *s, bool paused, const char *hidden,
+                        GString *out)
+{
+    if (paused) {
+        nv50_engine_resume_locked(s);
+    } else {
+        g_string_append_printf(out, "(the engine did not finish its slice "
+                               "within %d ms: %s)\n",
+                               INSPECT_PAUSE_US / 1000, hidden);
+    }
+    g_mutex_unlock(&s->eng_lock);
+}
+
 /* eng_lock held, engine paused: what the pusher and PGRAPH hold */
 static void chan_engine_state(NV50State *s, int chid, GString *out)
 {
     NV50Chan *ch = &s->pfifo->chan[chid];
-    NV50GrCtx *gr = s->pgraph->ctx[chid];
 
     if (!ch->loaded) {
         g_string_append(out, "  not loaded yet (the engine has not run "
@@ -54,16 +101,7 @@ static void chan_engine_state(NV50State *s, int chid, GString *out)
                                ch->acq == ACQ_EQUAL ? "==" : ">=",
                                ch->acq_value);
     }
-    for (unsigned i = 0; gr && i < NV50_GR_SUBCHANNELS; i++) {
-        const NV50GrSubchannel *sc = &gr->subc[i];
-
-        if (sc->obj) {
-            g_string_append_printf(out, "  subchannel %u: 0x%04x %s "
-                                   "(object at VRAM 0x%" PRIx64 ")\n", i,
-                                   sc->class_id, class_name(sc->class_id),
-                                   sc->obj);
-        }
-    }
+    subchannels(s->pgraph->ctx[chid], true, out);
 }
 
 /* eng_lock held: one channel, if it is set up */
@@ -102,29 +140,17 @@ static void chan_info(NV50State *s, int chid, bool paused, GString *out)
 
 void nv50_inspect_channels(NV50State *s, GString *out)
 {
-    size_t len0;
-    bool paused;
+    bool paused = inspect_begin(s, out);
+    size_t len0 = out->len;
 
-    g_mutex_lock(&s->eng_lock);
-    paused = nv50_engine_pause_for_locked(s, INSPECT_PAUSE_US);
-    g_string_append_printf(out, "engine: %s\n",
-                           nv50_engine_state_locked(s, paused));
-    len0 = out->len;
     for (int c = 0; c < NV50_FIFO_CHANNELS; c++) {
         chan_info(s, c, paused, out);
     }
     if (out->len == len0) {
         g_string_append(out, "no channels\n");
     }
-    if (!paused) {
-        g_string_append_printf(out, "(the engine did not finish its slice "
-                               "within %d ms: pusher state and bindings "
-                               "not shown; 'stop' holds it)\n",
-                               INSPECT_PAUSE_US / 1000);
-    } else {
-        nv50_engine_resume_locked(s);
-    }
-    g_mutex_unlock(&s->eng_lock);
+    inspect_end(s, paused, "pusher state and bindings not shown; 'stop' "
+                "holds it", out);
 }
 
 void nv50_inspect_pgraph(NV50State *s, GString *out)
@@ -153,39 +179,22 @@ void nv50_inspect_pgraph(NV50State *s, GString *out)
                                "\n", regs[i].name, (uint64_t)regs[i].addr,
                                nv50_pgraph_read(s, regs[i].addr, 4));
     }
-    g_mutex_lock(&s->eng_lock);
-    paused = nv50_engine_pause_for_locked(s, INSPECT_PAUSE_US);
-    g_string_append_printf(out, "engine: %s\n",
-                           nv50_engine_state_locked(s, paused));
+    paused = inspect_begin(s, out);
     for (int c = 0; paused && c < NV50_FIFO_CHANNELS; c++) {
         NV50GrCtx *gr = s->pgraph->ctx[c];
 
-        if (!gr) {
-            continue;
-        }
-        n++;
-        g_string_append_printf(out, "context of channel %d: instance 0x%"
-                               PRIx64 ", page directory 0x%" PRIx64 "\n",
-                               c, gr->inst, gr->pd);
-        for (unsigned i = 0; i < NV50_GR_SUBCHANNELS; i++) {
-            if (gr->subc[i].obj) {
-                g_string_append_printf(out, "  subchannel %u: 0x%04x %s\n",
-                                       i, gr->subc[i].class_id,
-                                       class_name(gr->subc[i].class_id));
-            }
+        if (gr) {
+            n++;
+            g_string_append_printf(out, "context of channel %d: instance "
+                                   "0x%" PRIx64 ", page directory 0x%"
+                                   PRIx64 "\n", c, gr->inst, gr->pd);
+            subchannels(gr, false, out);
         }
     }
-    if (!paused) {
-        g_string_append_printf(out, "(the engine did not finish its slice "
-                               "within %d ms: contexts not shown)\n",
-                               INSPECT_PAUSE_US / 1000);
-    } else {
-        if (!n) {
-            g_string_append(out, "no PGRAPH contexts\n");
-        }
-        nv50_engine_resume_locked(s);
+    if (paused && !n) {
+        g_string_append(out, "no PGRAPH contexts\n");
     }
-    g_mutex_unlock(&s->eng_lock);
+    inspect_end(s, paused, "contexts not shown", out);
 }
 
 bool nv50_inspect_read(NV50State *s, int chid, uint64_t addr, void *buf,
