@@ -382,38 +382,49 @@ reference_checks() {
 # wrong (a face missing, wrong colours or lighting, another rotation)
 # differs in tens of thousands.
 kmscube_compare() {
-    if ! test -s "$shot" || ! test -s "$tmp/llvmpipe.png"; then
-        ko "mesa: kmscube vs llvmpipe: a frame is missing (G84:" \
-           "$(test -s "$shot" && echo yes || echo no), llvmpipe:" \
-           "$(test -s "$tmp/llvmpipe.png" && echo yes || echo no))"
-        return
-    fi
-    if test -n "${GEMU_GUEST_LOG:-}"; then
+    if test -n "${GEMU_GUEST_LOG:-}" && test -s "$tmp/llvmpipe.png"; then
         cp "$tmp/llvmpipe.png" "$GEMU_GUEST_LOG-kmscube-llvmpipe.png"
     fi
-    total=$(convert "$shot" -format '%[fx:w*h]' info: 2>&1)
-    set -- $(gl_frames_compare "$shot" "$tmp/llvmpipe.png" 2)
-    echo "mesa: kmscube, G84 vs llvmpipe: $1 of $total pixels differ by" \
-         "more than 2%; the largest difference is ${2:-?} of full scale"
-    case $1 in
+    frames_agree "kmscube's last frame" "$shot" "$tmp/llvmpipe.png"
+}
+
+# frames_agree WHAT G84.png LLVMPIPE.png [KNOWN]: the two frames agree
+# when at most 0.1% of their pixels differ by more than 2% in a
+# channel.  With KNOWN (why WHAT is known to differ) a difference is
+# reported, not counted as a failure, and a match says it is listed.
+frames_agree() {
+    if ! test -s "$2" || ! test -s "$3"; then
+        ko "mesa: $1: a frame is missing (G84:" \
+           "$(test -s "$2" && echo yes || echo no), llvmpipe:" \
+           "$(test -s "$3" && echo yes || echo no))"
+        return
+    fi
+    total=$(convert "$2" -format '%[fx:w*h]' info: 2>&1)
+    # shellcheck disable=SC2046
+    set -- "$1" "${4:-}" "$total" $(gl_frames_compare "$2" "$3" 2)
+    # now: WHAT KNOWN TOTAL FAR PEAK
+    case $4 in
     ''|*[!0-9]*)
-        ko "mesa: kmscube vs llvmpipe: cannot compare: $*" ;;
+        ko "mesa: $1: cannot compare: $4 ${5:-}" ;;
     *)
-        if test $(($1 * 1000)) -le "$total"; then
-            ok "mesa: kmscube's last frame on the G84 matches llvmpipe's" \
-               "($1 pixels off by > 2%, at most 0.1% allowed)"
+        if test $(($4 * 1000)) -le "$3"; then
+            ok "mesa: $1 on the G84 matches llvmpipe's ($4 of $3 pixels" \
+               "off by > 2%, at most 0.1% allowed; largest difference" \
+               "$5)${2:+; listed as known to differ: $2}"
+        elif test -n "$2"; then
+            echo "mesa: $1 differs from llvmpipe's, as known ($2): $4 of" \
+                 "$3 pixels off by > 2%, largest difference $5"
         else
-            ko "mesa: kmscube's last frame on the G84 differs from" \
-               "llvmpipe's: $1 of $total pixels off by > 2%" \
-               "(at most 0.1% allowed)"
+            ko "mesa: $1 on the G84 differs from llvmpipe's: $4 of $3" \
+               "pixels off by > 2% (at most 0.1% allowed), largest" \
+               "difference $5"
         fi ;;
     esac
 }
 
 # glmark2's frames, scene by scene (GLMARK_KNOWN: scenes known to
-# differ, with why; they are reported, and a known one that matches is
-# reported too).  The tolerance, as for kmscube: at most 0.1% of the
-# (subsampled) pixels may differ by more than 2%.
+# differ, with why), with frames_agree's tolerance on the subsampled
+# frames.
 glmark_compare() {
     st=$(sed -n 's/^mesa: glmark2 status \([0-9]*\).*/\1/p' "$log" | head -n 1)
     if test "${st:-none}" = 0; then
@@ -429,34 +440,12 @@ glmark_compare() {
         g="$tmp/fg/$n.png"
         r="$tmp/fr/$n.png"
         n=$((n + 1))
-        if ! test -s "$g" || ! test -s "$r"; then
-            ko "mesa: glmark2 $sc: a frame is missing (G84:" \
-               "$(test -s "$g" && echo yes || echo no), llvmpipe:" \
-               "$(test -s "$r" && echo yes || echo no))"
-            continue
-        fi
-        if test -n "${GEMU_GUEST_LOG:-}"; then
+        if test -n "${GEMU_GUEST_LOG:-}" && test -s "$g" && test -s "$r"
+        then
             convert "$g" "$r" +append "$GEMU_GUEST_LOG-glmark-$((n - 1)).png"
         fi
-        total=$(convert "$g" -format '%[fx:w*h]' info: 2>&1)
-        set -- $(gl_frames_compare "$g" "$r" 2)
-        known=$(echo "$GLMARK_KNOWN" | sed -n "s/^$sc: //p")
-        case $1 in
-        ''|*[!0-9]*)
-            ko "mesa: glmark2 $sc: cannot compare: $*" ;;
-        *)
-            if test $(($1 * 1000)) -le "$total"; then
-                ok "mesa: glmark2 $sc matches llvmpipe ($1 of $total" \
-                   "pixels off by > 2%, largest difference $2)${known:+;" \
-                   "listed as known to differ: $known}"
-            elif test -n "$known"; then
-                echo "mesa: glmark2 $sc differs from llvmpipe, as known" \
-                     "($known): $1 of $total pixels off by > 2%"
-            else
-                ko "mesa: glmark2 $sc differs from llvmpipe: $1 of" \
-                   "$total pixels off by > 2%, largest difference $2"
-            fi ;;
-        esac
+        frames_agree "glmark2 $sc" "$g" "$r" \
+            "$(echo "$GLMARK_KNOWN" | sed -n "s/^$sc: //p")"
     done
 }
 
