@@ -14,7 +14,13 @@
  *              shaders compute), back faces culled as GL_CULL_FACE does,
  *              turning from frame to frame, most of the target covered;
  *              checked: the clear colour in the corners, the cube in the
- *              middle, its many colours
+ *              middle, its many colours; g84-cube-frame: the same as ms
+ *              a frame
+ *   g84-lines  lines/s of piglit's lineloop: a GL_LINE_LOOP of 10000
+ *              vertices on a circle 400 pixels across, each line an
+ *              eighth of a pixel long (the per-primitive cost: vertex
+ *              fetch, VP, clip, line set-up); checked: the circle's
+ *              pixels on its axes drawn, its inside untouched
  *
  * SPDX-License-Identifier: MIT
  */
@@ -499,6 +505,85 @@ static void bench_3d_cube(void)
     secs = bench_now() - t0;
     if (eng_ok(&e) && cube_check(&e, name)) {
         bench_report(name, frames / secs, "frames/s");
+        bench_report("g84-cube-frame", secs * 1e3 / frames, "ms/frame");
+    }
+    eng_fini(&e);
+}
+
+/* --- g84-lines ----------------------------------------------------------- */
+
+#define LOOP_VERTS      10000
+#define LOOP_RADIUS     200             /* pixels */
+#define LOOP_COLOUR     0xffff00ffu     /* magenta, as BGRA8 */
+
+static bool loop_check(Eng *e, const char *name)
+{
+    g_autofree uint32_t *fb = g_new(uint32_t, FB_W * FB_H);
+    const int cx = FB_W / 2, cy = FB_H / 2, r = LOOP_RADIUS;
+    /* where the circle crosses its axes (a pixel either side) */
+    const int on[4][2] = {
+        { cx + r, cy }, { cx - r, cy }, { cx, cy + r }, { cx, cy - r },
+    };
+
+    mem_read(e, D3_RT_VA, fb, FB_PITCH * FB_H);
+    for (unsigned i = 0; i < 4; i++) {
+        int x = on[i][0], y = on[i][1];
+        bool hit = false;
+
+        for (int dy = -1; dy <= 1; dy++) {
+            for (int dx = -1; dx <= 1; dx++) {
+                hit |= fb[(y + dy) * FB_W + x + dx] == LOOP_COLOUR;
+            }
+        }
+        if (!hit) {
+            bench_fail(name, "no line near (%d, %d)", x, y);
+            return false;
+        }
+    }
+    /* piglit's probe: the square inside the circle stays clear */
+    for (int y = cy - r * 7 / 10; y < cy + r * 7 / 10; y++) {
+        for (int x = cx - r * 7 / 10; x < cx + r * 7 / 10; x++) {
+            if (fb[y * FB_W + x]) {
+                bench_fail(name, "pixel (%d, %d) inside the loop is 0x%08x",
+                           x, y, fb[y * FB_W + x]);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+static void bench_3d_lines(void)
+{
+    const char *name = "g84-lines";
+    unsigned loops = MAX(1u, (unsigned)(20 * bench_scale));
+    g_autofree D3Vtx *v = g_new(D3Vtx, LOOP_VERTS);
+    double t0, secs;
+    Eng e;
+
+    for (unsigned i = 0; i < LOOP_VERTS; i++) {
+        double a = i * 2 * M_PI / LOOP_VERTS;
+
+        v[i] = (D3Vtx) {
+            { (float)(sin(a) * LOOP_RADIUS / (FB_W / 2)),
+              (float)(cos(a) * LOOP_RADIUS / (FB_H / 2)), 0.0f, 1.0f },
+            { 1.0f, 0.0f, 1.0f, 1.0f },
+        };
+    }
+    if (!d3_init(&e, name, LOOP_VERTS)) {
+        eng_fini(&e);
+        return;
+    }
+    mem_write(&e, D3_VB_VA, v, LOOP_VERTS * sizeof(D3Vtx));
+
+    t0 = bench_now();
+    for (unsigned i = 0; i < loops; i++) {
+        d3_draw(&e, 2 /* LINE_LOOP */, 0, LOOP_VERTS);
+        eng_submit(&e);
+    }
+    secs = bench_now() - t0;
+    if (eng_ok(&e) && loop_check(&e, name)) {
+        bench_report(name, (double)loops * LOOP_VERTS / secs, "lines/s");
     }
     eng_fini(&e);
 }
@@ -513,5 +598,8 @@ void bench_g84_3d(const char *filter)
     }
     if (eng_wanted(filter, "g84-cube")) {
         bench_3d_cube();
+    }
+    if (eng_wanted(filter, "g84-lines")) {
+        bench_3d_lines();
     }
 }
