@@ -168,6 +168,43 @@ unsigned nv50_vfetch_size(uint32_t attrib);
 bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
                  unsigned in_words, unsigned n, NV50PipeVertex *out);
 
+/*
+ * What the VP and GP stages share.  The code segment of program @prog
+ * (NV50_GR_PROG_VP or _GP) from 0 to 64 KiB past @entry, as words
+ * (NULL if @entry's page cannot be read; g_free it).
+ */
+uint32_t *nv50_stage_code(NV50GrCall *c, unsigned prog, uint32_t entry,
+                          size_t *nwords);
+/* c[] of program @prog: its SET_PROGRAM_CB buffers, read at first use. */
+typedef struct NV50StageCb {
+    NV50GrCall *c;
+    const NV50GrShared *sh;
+    unsigned prog;
+    uint8_t *cb[TESLA_NUM_CSPACES];
+    uint32_t cb_size[TESLA_NUM_CSPACES];
+    bool cb_loaded[TESLA_NUM_CSPACES];
+} NV50StageCb;
+/* TeslaEnv.mem_read of such a c[] (opaque: the NV50StageCb). */
+bool nv50_stage_cb_read(void *opaque, TeslaSpace space, unsigned idx,
+                        uint32_t addr, void *buf, unsigned size);
+void nv50_stage_cb_free(NV50StageCb *cb);
+/*
+ * A TeslaEnv for program @prog with @gprs registers, c[] through @cb
+ * (initialised here), l[] as LOCAL_SIZE_LOG says, the engine's abort
+ * flag; the caller sets the code.
+ */
+void nv50_stage_env(NV50GrCall *c, NV50Gr3dState *st, unsigned prog,
+                    unsigned gprs, NV50StageCb *cb, TeslaEnv *env);
+/*
+ * o[] (@out_words words; NULL: none) of one vertex through the result
+ * map at method @map_mthd (VP_RESULT_MAP(0) or GP_RESULT_MAP(0)), its
+ * first @size bytes, into @v (clip position from results 0-3, point
+ * size as SEMANTIC_PTSZ says).
+ */
+void nv50_result_map(const NV50Gr3dState *st, uint32_t map_mthd,
+                     unsigned size, const uint32_t *o, unsigned out_words,
+                     NV50PipeVertex *v);
+
 /* --- clip.c --- */
 
 typedef void (*NV50PrimEmit)(void *opaque, const NV50PipePrim *prim);

@@ -21,7 +21,9 @@
  *   (UNVERIFIED: inferred from Mesa filling unwritten HPOS.w with 0x41).
  *   Results 0-3 are the clip-space position (Mesa's map always starts
  *   with HPOS); SEMANTIC_PTSZ (enable, result id) the point size, else
- *   POINT_SIZE.
+ *   POINT_SIZE.  With GP_ENABLE the map feeds the GP instead (gp.c),
+ *   which shares the code, c[] and result map helpers here
+ *   (nv50_stage_*, nv50_result_map: GP_RESULT_MAP).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -37,24 +39,16 @@
 #define CODE_SEGMENT    0x1000000u      /* 24-bit code addresses */
 #define PAGE            4096u
 
-typedef struct VpRun {
-    NV50GrCall *c;
-    const NV50GrShared *sh;
-    uint8_t *cb[TESLA_NUM_CSPACES];     /* loaded at first use */
-    uint32_t cb_size[TESLA_NUM_CSPACES];
-    bool cb_loaded[TESLA_NUM_CSPACES];
-} VpRun;
-
-static bool vp_mem_read(void *opaque, TeslaSpace space, unsigned idx,
+bool nv50_stage_cb_read(void *opaque, TeslaSpace space, unsigned idx,
                         uint32_t addr, void *buf, unsigned size)
 {
-    VpRun *r = opaque;
+    NV50StageCb *r = opaque;
 
     if (space != TSPACE_C || idx >= TESLA_NUM_CSPACES) {
         return false;
     }
     if (!r->cb_loaded[idx]) {
-        const NV50GrCb *cb = nv50_gr_prog_cb(r->sh, NV50_GR_PROG_VP, idx);
+        const NV50GrCb *cb = nv50_gr_prog_cb(r->sh, r->prog, idx);
         NV50CpSpace sp;
         NV50Fault f;
 
@@ -88,12 +82,20 @@ static bool vp_mem_write(void *opaque, TeslaSpace space, unsigned idx,
     return false;
 }
 
+void nv50_stage_cb_free(NV50StageCb *cb)
+{
+    for (unsigned i = 0; i < TESLA_NUM_CSPACES; i++) {
+        g_free(cb->cb[i]);
+        cb->cb[i] = NULL;
+    }
+}
+
 /* The code segment from 0 to CODE_WINDOW past @entry (words, LE). */
 static uint32_t *load_code(NV50GrCall *c, const NV50GrShared *sh,
-                           uint32_t entry, size_t *nwords)
+                           unsigned prog, uint32_t entry, size_t *nwords)
 {
     NV50CpSpace sp = {
-        .dma = sh->dma_code_cb, .base = sh->code[NV50_GR_PROG_VP],
+        .dma = sh->dma_code_cb, .base = sh->code[prog],
         .size = CODE_SEGMENT,
     };
     uint32_t end = MIN(entry + CODE_WINDOW, CODE_SEGMENT) & ~3u;
@@ -124,18 +126,49 @@ static uint32_t *load_code(NV50GrCall *c, const NV50GrShared *sh,
     return w;
 }
 
-/* o[] of one vertex through the result map into @v. */
-static void result_map(const NV50Gr3dState *st, const uint32_t *o,
-                       unsigned out_words, NV50PipeVertex *v)
+uint32_t *nv50_stage_code(NV50GrCall *c, unsigned prog, uint32_t entry,
+                          size_t *nwords)
 {
-    unsigned size = MIN(nv50_st(st, NV50_3D_VP_RESULT_MAP_SIZE),
-                        NV50_3D_VP_RESULT_MAP__LEN * 4u);
+    return load_code(c, &c->ctx->shared, prog, entry, nwords);
+}
+
+void nv50_stage_env(NV50GrCall *c, NV50Gr3dState *st, unsigned prog,
+                    unsigned gprs, NV50StageCb *cb, TeslaEnv *env)
+{
+    const NV50GrShared *sh = &c->ctx->shared;
+    uint32_t lsl = nv50_st(st, NV50_3D_LOCAL_SIZE_LOG);
+
+    memset(cb, 0, sizeof(*cb));
+    cb->c = c;
+    cb->sh = sh;
+    cb->prog = prog;
+    memset(env, 0, sizeof(*env));
+    env->variant = TESLA_G84;
+    env->prog = prog == NV50_GR_PROG_GP ? TESLA_PROG_GP : TESLA_PROG_VP;
+    for (unsigned i = 0; i < TESLA_NUM_CSPACES; i++) {
+        const NV50GrCb *b = nv50_gr_prog_cb(sh, prog, i);
+
+        env->c[i].size = b ? b->size : 0;
+    }
+    env->mem_read = nv50_stage_cb_read;
+    env->mem_write = vp_mem_write;
+    env->opaque = cb;
+    env->stop = nv50_engine_abort_flag(c->s);
+    env->gprs = MIN(gprs, (uint32_t)TESLA_MAX_GPRS);
+    env->local_bytes = lsl ? MIN(8u << MIN(lsl, 13u), 0x10000u) : 0;
+    env->shared_bytes = 0;
+}
+
+void nv50_result_map(const NV50Gr3dState *st, uint32_t map_mthd,
+                     unsigned size, const uint32_t *o, unsigned out_words,
+                     NV50PipeVertex *v)
+{
     uint32_t ptsz = nv50_st(st, NV50_3D_SEMANTIC_PTSZ);
 
     size = MIN(size, (unsigned)NV50_PIPE_OUT_WORDS);
     memset(v->out, 0, sizeof(v->out));
     for (unsigned k = 0; k < size; k++) {
-        unsigned m = nv50_st(st, NV50_3D_VP_RESULT_MAP(k / 4)) >>
+        unsigned m = nv50_st(st, map_mthd + 4 * (k / 4)) >>
                      (8 * (k % 4)) & 0xff;
 
         if (m < out_words && o) {
@@ -182,39 +215,27 @@ bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
     uint32_t entry = nv50_st(st, NV50_3D_VP_START_ID) & (CODE_SEGMENT - 1);
     unsigned out_words = MIN(nv50_st(st, NV50_3D_VP_REG_ALLOC_RESULT),
                              (uint32_t)NV50_PIPE_OUT_WORDS);
-    uint32_t lsl = nv50_st(st, NV50_3D_LOCAL_SIZE_LOG);
+    unsigned map_size = MIN(nv50_st(st, NV50_3D_VP_RESULT_MAP_SIZE),
+                            NV50_3D_VP_RESULT_MAP__LEN * 4u);
     unsigned warps = (n + TESLA_WARP_SIZE - 1) / TESLA_WARP_SIZE;
-    VpRun r = { .c = c, .sh = sh };
-    TeslaEnv env = { 0 };
+    NV50StageCb r;
+    TeslaEnv env;
     g_autofree uint32_t *code = NULL;
     g_autofree uint32_t *min = NULL;
     size_t ncode;
     bool ok = true;
 
-    code = load_code(c, sh, entry, &ncode);
+    code = load_code(c, sh, NV50_GR_PROG_VP, entry, &ncode);
     if (!code) {
         nv50_gr_trap(c, NV50_GR_TRAP_CCACHE, 1, "VP code at 0x%x (segment "
                      "0x%010" PRIx64 ") cannot be read", entry,
                      sh->code[NV50_GR_PROG_VP]);
         return false;
     }
-    env.variant = TESLA_G84;
-    env.prog = TESLA_PROG_VP;
+    nv50_stage_env(c, st, NV50_GR_PROG_VP,
+                   nv50_st(st, NV50_3D_VP_REG_ALLOC_TEMP), &r, &env);
     env.code = code;
     env.code_words = ncode;
-    for (unsigned i = 0; i < TESLA_NUM_CSPACES; i++) {
-        const NV50GrCb *cb = nv50_gr_prog_cb(sh, NV50_GR_PROG_VP, i);
-
-        env.c[i].size = cb ? cb->size : 0;
-    }
-    env.mem_read = vp_mem_read;
-    env.mem_write = vp_mem_write;
-    env.opaque = &r;
-    env.stop = nv50_engine_abort_flag(c->s);
-    env.gprs = MIN(nv50_st(st, NV50_3D_VP_REG_ALLOC_TEMP),
-                   (uint32_t)TESLA_MAX_GPRS);
-    env.local_bytes = lsl ? MIN(8u << MIN(lsl, 13u), 0x10000u) : 0;
-    env.shared_bytes = 0;
 
     min = g_new0(uint32_t, (size_t)MAX(in_words, 1u) * n);
     for (unsigned mp = 0; mp < NV50_MPS && ok; mp++) {
@@ -272,16 +293,15 @@ bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
                 unsigned cnt = MIN(n - first, (unsigned)TESLA_WARP_SIZE);
 
                 for (unsigned l = 0; l < cnt; l++, t++) {
-                    result_map(st, tesla_run_out(run, t), out_words,
-                               &out[first + l]);
+                    nv50_result_map(st, NV50_3D_VP_RESULT_MAP(0), map_size,
+                                    tesla_run_out(run, t), out_words,
+                                    &out[first + l]);
                 }
             }
         }
         tesla_run_free(run);
     }
-    for (unsigned i = 0; i < TESLA_NUM_CSPACES; i++) {
-        g_free(r.cb[i]);
-    }
+    nv50_stage_cb_free(&r);
     for (unsigned v = 0; ok && trace_enabled(TRACE_NV50_3D_VERTEX) && v < n;
          v++) {
         trace_vertex(c, v, in + (size_t)v * in_words, in_words, &out[v]);
