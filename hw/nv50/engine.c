@@ -44,6 +44,9 @@ struct NV50Engine {
     bool parked;                /* idle with parked channels */
     GemuTimer recheck;          /* virtual_clock: main loop only */
     bool held;                  /* the monitor's "stop" (one pause_req) */
+    int64_t sync_limit_us;      /* deterministic kicks wait this at most */
+    bool budgeted;              /* compute launches share insn_budget */
+    uint64_t insn_budget;       /* warp-instructions left to them */
     /*
      * Set (atomically) to make the work in progress give up at its next
      * check: the pusher between words, a compute launch between warp
@@ -116,6 +119,7 @@ void nv50_engine_init(NV50State *s)
     g_cond_init(&e->cond);
     gemu_timer_init(&e->recheck, s->clock, engine_recheck_cb, s);
     e->idle = true;
+    e->sync_limit_us = NV50_ENGINE_SYNC_LIMIT_US;
     s->engine = e;
     e->thread = g_thread_new("nv50-engine", engine_thread, s);
 }
@@ -179,13 +183,12 @@ void nv50_engine_kick_locked(NV50State *s)
     g_cond_broadcast(&e->cond);
     if (e->deterministic && !nv50_engine_on_thread(s) &&
         !engine_wait_idle_locked(s, g_get_monotonic_time() +
-                                    NV50_ENGINE_SYNC_LIMIT_US)) {
+                                    e->sync_limit_us)) {
         /* a guest's endless launch must not stop the MMIO side for ever */
         gemu_log_once(LOG_GUEST_ERROR, "nv50-engine", 0, "nv50: "
-                      "-engine-sync: the engine is still busy after %d s; "
+                      "-engine-sync: the engine is still busy after %g s; "
                       "this kick goes on without waiting (the run is no "
-                      "longer reproducible)\n",
-                      NV50_ENGINE_SYNC_LIMIT_US / 1000000);
+                      "longer reproducible)\n", e->sync_limit_us / 1e6);
     }
     if (e->virtual_clock && !nv50_engine_on_thread(s)) {
         if (e->idle && e->parked) {
@@ -233,6 +236,41 @@ void nv50_engine_set_virtual_clock(NV50State *s, bool on)
     s->engine->virtual_clock = on;
     s->engine->deterministic |= on;
     g_cond_broadcast(&s->engine->cond);
+    g_mutex_unlock(&s->eng_lock);
+}
+
+void nv50_engine_set_sync_limit(NV50State *s, int64_t us)
+{
+    g_mutex_lock(&s->eng_lock);
+    s->engine->sync_limit_us = us > 0 ? us : NV50_ENGINE_SYNC_LIMIT_US;
+    g_mutex_unlock(&s->eng_lock);
+}
+
+void nv50_engine_set_insn_budget(NV50State *s, uint64_t insns)
+{
+    g_mutex_lock(&s->eng_lock);
+    s->engine->budgeted = insns != 0;
+    s->engine->insn_budget = insns;
+    g_mutex_unlock(&s->eng_lock);
+}
+
+bool nv50_engine_insn_budget(NV50State *s, uint64_t *left)
+{
+    bool on;
+
+    g_mutex_lock(&s->eng_lock);
+    on = s->engine->budgeted;
+    *left = s->engine->insn_budget;
+    g_mutex_unlock(&s->eng_lock);
+    return on;
+}
+
+void nv50_engine_insn_charge(NV50State *s, uint64_t insns)
+{
+    NV50Engine *e = s->engine;
+
+    g_mutex_lock(&s->eng_lock);
+    e->insn_budget -= MIN(insns, e->insn_budget);
     g_mutex_unlock(&s->eng_lock);
 }
 

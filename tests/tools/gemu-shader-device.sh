@@ -167,8 +167,15 @@ refused() {
 
 refused "--device --trace" "--device cannot --trace" \
     --device --trace compute-gid.state
-refused "--device --max-insns" "--device cannot --max-insns" \
-    --max-insns 1000 --device compute-gid.state
+# --max-insns bounds the card's launches too: a program that never
+# exits traps with TIMEOUT where the interpreter's run does.
+printf 'code loop.bin\nblock 40\n' > loop-cp.state
+"$bin" --max-insns 1000 loop-cp.state > int.out 2> /dev/null
+check "interpreter, loop-cp.state" "1 trap: TIMEOUT at 0x00000000 (warp 0)" \
+      "$? $(cat int.out)"
+"$bin" --device --max-insns 1000 loop-cp.state > dev.out 2> dev.err
+check "--device --max-insns 1000, loop-cp.state" "1 $(cat int.out)" \
+      "$? $(cat dev.out)"
 refused "--device, vertex" \
     "vertex.state:3: --device runs compute programs only, not stage vertex" \
     --device vertex.state

@@ -21,6 +21,9 @@
  *   DECODE_ERROR and pc/warp words (0x408200 + tp << 12 + mp << 7 +
  *   0x14, 0x20, 0x24; hw/nv50/gr/tpc.c writes them, nvkm's
  *   nv50_gr_mp_trap reads them).
+ * - Budget: the launches share --max-insns warp-instructions
+ *   (nv50_engine_set_insn_budget); past them the MP traps with TIMEOUT,
+ *   as the interpreter's run does.
  * - Dumps: each gK range is copied by G80_M2MF (0x5039, subchannel 0)
  *   into the GART window and read from guest RAM, then printed by the
  *   interpreter path's printer (print.c).
@@ -30,6 +33,7 @@
 #include "gemu/osdep.h"
 #include "hw/nv50/nv50.h"
 #include "hw/nv50/hostchan.h"
+#include "hw/nv50/engine.h"
 #include "device.h"
 #include "print.h"
 
@@ -587,7 +591,7 @@ static bool dev_read(Dev *d, uint64_t off, uint8_t *buf, uint64_t len)
     return true;
 }
 
-int shader_device_run(const ShaderState *st)
+int shader_device_run(const ShaderState *st, uint64_t max_insns)
 {
     Dev d = { 0 };
     int status = 2;
@@ -595,6 +599,7 @@ int shader_device_run(const ShaderState *st)
     if (!dev_init(&d, st)) {
         goto out;
     }
+    nv50_engine_set_insn_budget(d.s, max_insns);
     dev_upload(&d);
     dev_compute_state(&d);
     if (!dev_submit(&d, "the compute state", false)) {

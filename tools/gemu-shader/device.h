@@ -19,9 +19,11 @@ char *shader_device_check(const ShaderState *s);
 
 /*
  * Run @s (shader_device_check() passed) and print what the interpreter
- * path prints.  Returns the exit status: 0 ran, 1 trapped, 2 the device
+ * path prints.  The card's launches share @max_insns warp-instructions
+ * (nv50_engine_set_insn_budget; 0: no bound): past them the launch traps
+ * with TIMEOUT.  Returns the exit status: 0 ran, 1 trapped, 2 the device
  * refused the work (message on stderr).
  */
-int shader_device_run(const ShaderState *s);
+int shader_device_run(const ShaderState *s, uint64_t max_insns);
 
 #endif

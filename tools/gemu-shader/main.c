@@ -33,7 +33,8 @@ static void usage(FILE *f)
         "issues\n"
         "  --device       run a compute program on the in-process G84\n"
         "                 (channel, compute class, M2MF) instead of the\n"
-        "                 bare interpreter; no --trace, --max-insns\n"
+        "                 bare interpreter (its launches share the\n"
+        "                 --max-insns budget); no --trace\n"
         "  -h, --help     this text\n"
         "\n"
         "Exit status: 0 the program ran to exit, 1 it trapped,\n"
@@ -45,7 +46,7 @@ int main(int argc, char **argv)
 {
     g_autofree char *err = NULL;
     uint64_t max_insns = DEFAULT_MAX_INSNS;
-    bool trace = false, device = false, max_insns_given = false;
+    bool trace = false, device = false;
     const char *path = NULL;
     ShaderState *s;
     int status;
@@ -80,7 +81,6 @@ int main(int argc, char **argv)
                         v);
                 return EXIT_BAD;
             }
-            max_insns_given = true;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "gemu-shader: unknown option '%s'\n", a);
             usage(stderr);
@@ -97,11 +97,10 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_BAD;
     }
-    if (device && (trace || max_insns_given)) {
+    if (device && trace) {
         /* the compute class runs a launch to its end, unseen */
-        fprintf(stderr, "gemu-shader: --device cannot %s\n",
-                trace ? "--trace (the card runs a launch to its end)"
-                      : "--max-insns (the compute class has no budget)");
+        fprintf(stderr, "gemu-shader: --device cannot --trace (the card "
+                "runs a launch to its end)\n");
         return EXIT_BAD;
     }
 
@@ -130,7 +129,7 @@ int main(int argc, char **argv)
     }
     if (device) {
         err = shader_device_check(s);
-        status = err ? EXIT_BAD : shader_device_run(s);
+        status = err ? EXIT_BAD : shader_device_run(s, max_insns);
         if (err) {
             fprintf(stderr, "gemu-shader: %s\n", err);
         }

@@ -440,6 +440,36 @@ static void set_result(NV50CpResult *res, TpcMp *m, const TeslaResult *r)
     g_strlcpy(res->msg, r->msg, sizeof(res->msg));
 }
 
+/*
+ * A bounded launch (nv50_engine_set_insn_budget): the MP's run gets what
+ * is left of the budget; false if nothing is.
+ */
+static bool budget_out(TeslaEnv *env, NV50State *s, const TeslaLaunch *tl)
+{
+    uint64_t left;
+
+    nv50_engine_insn_budget(s, &left);
+    env->insn_budget = left;
+    return left != 0;
+}
+
+/* The budget was used up before this MP's first block: its TIMEOUT. */
+static TeslaRunStatus budget_trap(TpcLaunch *L, TpcMp *m,
+                                  const TeslaLaunch *tl, NV50CpResult *res)
+{
+    TeslaResult r = {
+        .status = TESLA_RUN_TRAP, .error = TESLA_ERR_TIMEOUT,
+        .pc = tl->entry, .block = tl->block_first,
+    };
+
+    g_strlcpy(r.msg, "the launches' instruction budget is used up",
+              sizeof(r.msg));
+    set_result(res, m, &r);
+    report_trap(L, m, &r, res);
+    g_free(L->code_words);
+    return TESLA_RUN_TRAP;
+}
+
 TeslaRunStatus nv50_tpc_launch(NV50GrCall *c, const NV50CpLaunch *l,
                                NV50CpResult *res)
 {
@@ -449,6 +479,8 @@ TeslaRunStatus nv50_tpc_launch(NV50GrCall *c, const NV50CpLaunch *l,
     uint64_t bt, nblocks, wave;
     TeslaEnv env = { 0 };
     TeslaLaunch tl = { 0 };
+    uint64_t left;
+    bool budgeted = nv50_engine_insn_budget(c->s, &left);
 
     if (!res) {
         res = &dummy;
@@ -543,6 +575,9 @@ TeslaRunStatus nv50_tpc_launch(NV50GrCall *c, const NV50CpLaunch *l,
             env.mp_index = m->mp;
             tl.block_first = w0 + i;
             tl.block_count = (wend - (w0 + i) + NV50_MPS - 1) / NV50_MPS;
+            if (budgeted && !budget_out(&env, c->s, &tl)) {
+                return budget_trap(L, m, &tl, res);
+            }
             run = tesla_run_new(&env, &tl, &err);
             if (!run) {
                 /* the class checked the sizes: only absurd grids get here */
@@ -555,6 +590,9 @@ TeslaRunStatus nv50_tpc_launch(NV50GrCall *c, const NV50CpLaunch *l,
             tesla_run_exec(run);
             r = tesla_run_result(run);
             res->insns += r->insns;
+            if (budgeted) {
+                nv50_engine_insn_charge(c->s, r->insns);
+            }
             if (r->status == TESLA_RUN_PAUSED) {
                 gemu_log_mask(LOG_GUEST_ERROR, "nv50: compute launch on "
                               "channel %d abandoned (reset or teardown)\n",

@@ -69,6 +69,26 @@ const char *nv50_engine_state_locked(NV50State *s, int own_pauses);
  */
 void nv50_engine_set_virtual_clock(NV50State *s, bool on);
 
+/*
+ * Deterministic mode: how long (host time) a kick waits for the engine
+ * at most; 10 s unless changed (<= 0 restores it).  The fuzz harnesses
+ * shorten it: a guest's endless launch must not take the whole run.
+ */
+void nv50_engine_set_sync_limit(NV50State *s, int64_t us);
+
+/*
+ * Bound the compute launches (gemu-shader --device --max-insns, the fuzz
+ * harnesses): the launches from now on share @insns warp-instructions;
+ * the one that runs past them traps as the MP's TIMEOUT (ERROR_CODE
+ * 0x08; UNVERIFIED: what sets that bit on the hardware).  0: no bound,
+ * the default: what a guest sees in a normal run is unchanged.
+ */
+void nv50_engine_set_insn_budget(NV50State *s, uint64_t insns);
+/* For a launch (engine thread): false if unbounded, else what is left. */
+bool nv50_engine_insn_budget(NV50State *s, uint64_t *left);
+/* A launch ran @insns warp-instructions of the budget. */
+void nv50_engine_insn_charge(NV50State *s, uint64_t insns);
+
 /* -clock virtual, main loop: channels wait on semaphores (re-checked). */
 bool nv50_engine_parked(NV50State *s);
 
