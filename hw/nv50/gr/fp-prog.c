@@ -271,7 +271,9 @@ static void fp_env(FpDraw *d)
     d->exports_z = fc & FP_CONTROL_EXPORTS_Z;
     d->alpha_test = st_get(d->st, M_ALPHA_TEST_ENABLE) & 1;
     d->samplecnt = st_get(d->st, M_SAMPLECNT_ENABLE) & 1;
-    d->late_z = d->exports_z || (fc & FP_CONTROL_USES_KIL) || d->alpha_test;
+    d->alpha_cov = nv50_rop_alpha_coverage_on(d->rop);
+    d->late_z = d->exports_z || (fc & FP_CONTROL_USES_KIL) || d->alpha_test ||
+                d->alpha_cov;
 
     d->env.variant = TESLA_G84;
     d->env.prog = TESLA_PROG_FP;

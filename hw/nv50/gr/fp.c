@@ -289,6 +289,9 @@ static void fp_output(FpDraw *d, const uint32_t *reg, const FpQuad *q,
     if (d->alpha_test && !nv50_rop_alpha_test(d->rop, color[0][3])) {
         return;
     }
+    if (d->alpha_cov) {
+        samples &= nv50_rop_alpha_coverage(d->rop, color[0][3]);
+    }
     if (d->late_z) {
         for (unsigned s = 0; s < 8; s++) {
             float z;

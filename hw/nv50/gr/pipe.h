@@ -105,6 +105,14 @@ void nv50_rop_bounds(const NV50Rop *r, RasterParams *p);
  * survives (always, with the test off).
  */
 bool nv50_rop_alpha_test(const NV50Rop *r, float alpha);
+/*
+ * MULTISAMPLE_CTRL ALPHA_TO_COVERAGE (msaa.h): the samples a fragment
+ * whose colour output 0 has alpha @alpha keeps, bit s = sample s (all
+ * with it off, or without MULTISAMPLE_ENABLE on a multisample surface).
+ * _on: whether it may drop any (the back end then tests Z late).
+ */
+bool nv50_rop_alpha_coverage_on(const NV50Rop *r);
+uint32_t nv50_rop_alpha_coverage(const NV50Rop *r, float alpha);
 /* The colour outputs nv50_rop_write reads (the first n of color[]). */
 unsigned nv50_rop_outputs(const NV50Rop *r);
 

@@ -19,6 +19,7 @@
 #include "gemu/log.h"
 #include <math.h>
 #include "hw/nv50/surface.h"
+#include "msaa.h"
 #include "rop.h"
 
 /* methods (g80_3d.xml names) */
@@ -44,7 +45,6 @@
 #define M_STENCIL_BACK_FUNC_MASK 0x0f5c
 #define M_COLOR_MASK_COMMON     0x0f90
 #define M_DEPTH_BOUNDS(i)       (0x0f9c + (i) * 4)
-#define M_MSAA_MASK0            0x0fbc
 #define M_ZETA_ADDRESS_HIGH     0x0fe0
 #define M_ZETA_ADDRESS_LOW      0x0fe4
 #define M_ZETA_FORMAT           0x0fe8
@@ -81,13 +81,10 @@
 #define M_STENCIL_FRONT_MASK    0x1398      /* FUNC_MASK follow */
 #define M_FRAG_COLOR_CLAMP_EN   0x13a8
 #define M_CLEAR_FLAGS           0x143c
-#define M_MULTISAMPLE_ENABLE    0x1534
 #define M_ZETA_ENABLE           0x1538
-#define M_MULTISAMPLE_CTRL      0x153c
 #define M_STENCIL_TWO_SIDE_ENABLE 0x1594
 #define M_STENCIL_BACK_OP_FAIL  0x1598      /* ZFAIL, ZPASS, FUNC follow */
 #define M_LAYER                 0x15cc
-#define M_MULTISAMPLE_MODE      0x15d0
 #define M_CLIP_RECTS_EN         0x194c
 #define M_CLIP_RECTS_MODE       0x1950
 #define M_DEPTH_BOUNDS_EN       0x19bc
@@ -201,10 +198,9 @@ struct NV50Rop {
     unsigned layer;
 
     /* multisampling: sample s at (sx, sy) of a (1 << ms_x) x (1 << ms_y) */
-    unsigned samples, ms_x, ms_y;
+    NV50Msaa ms;
     bool ms_raster;             /* MULTISAMPLE_ENABLE: per-sample coverage */
     uint32_t sample_mask;
-    RasterSamples pattern;
     /* broadcast (multisample surface, one sample rasterised) */
     int last_x, last_y;
     uint32_t last_pass;
@@ -225,6 +221,7 @@ struct NV50Rop {
     bool logic;
     unsigned logic_op;
     bool alpha_to_one;
+    bool alpha_cov;             /* ALPHA_TO_COVERAGE, with ms_raster */
 
     GHashTable *chunks;
     unsigned nchunks;
@@ -726,71 +723,23 @@ static bool setup_zeta(NV50Rop *r)
     return true;
 }
 
-/* MULTISAMPLE_MODE; sample positions as Mesa's get_sample_position */
+/* MULTISAMPLE_MODE, MULTISAMPLE_ENABLE, MSAA_MASK (msaa.h) */
 static void setup_ms(NV50Rop *r)
 {
-    static const int8_t ms2[2][2] = { { 4, 4 }, { 12, 12 } };
-    static const int8_t ms4[4][2] = {
-        { 6, 2 }, { 14, 6 }, { 2, 10 }, { 10, 14 },
-    };
-    static const int8_t ms8[8][2] = {
-        { 1, 7 }, { 5, 3 }, { 3, 13 }, { 7, 11 },
-        { 9, 5 }, { 15, 1 }, { 11, 15 }, { 13, 9 },
-    };
-    const int8_t (*pos)[2] = NULL;
-    uint32_t mode = get(r->st, M_MULTISAMPLE_MODE);
+    uint32_t mode = get(r->st, NV50_3D_MULTISAMPLE_MODE);
 
-    r->samples = 1;
-    r->ms_x = r->ms_y = 0;
-    switch (mode) {
-    case 0x0:                           /* 1X1 */
-        break;
-    case 0x1:                           /* 2X1 */
-    case 0x5:                           /* 2X1_D3D (UNVERIFIED: as 2X1) */
-        r->samples = 2;
-        r->ms_x = 1;
-        pos = ms2;
-        break;
-    case 0x2:                           /* 2X2 */
-    case 0x8:                           /* 2X2_VC_4 (CSAA: colour as 2X2) */
-    case 0x9:                           /* 2X2_VC_12 */
-        r->samples = 4;
-        r->ms_x = r->ms_y = 1;
-        pos = ms4;
-        break;
-    case 0x3:                           /* 4X2 */
-    case 0x4:                           /* 4X2_D3D (UNVERIFIED: as 4X2) */
-    case 0xa:                           /* 4X2_VC_8 */
-        r->samples = 8;
-        r->ms_x = 2;
-        r->ms_y = 1;
-        pos = ms8;
-        break;
-    default:
+    if (!nv50_msaa_mode(mode, &r->ms)) {
         gemu_log_once(LOG_GUEST_ERROR, "nv50-rop-ms", mode, "nv50: 3D ROP: "
                       "MULTISAMPLE_MODE 0x%x unknown, one sample\n", mode);
-        break;
     }
-    if (mode >= 0x8) {
+    if (r->ms.csaa) {
         unimp("CSAA (MULTISAMPLE_MODE *_VC_*: virtual coverage samples)");
     }
-    r->pattern.count = r->samples;
-    for (unsigned i = 0; pos && i < r->samples; i++) {
-        r->pattern.pos[i][0] = pos[i][0] - 8;
-        r->pattern.pos[i][1] = pos[i][1] - 8;
-    }
-    r->ms_raster = r->samples > 1 && get(r->st, M_MULTISAMPLE_ENABLE);
+    r->ms_raster = r->ms.samples > 1 &&
+                   get(r->st, NV50_3D_MULTISAMPLE_ENABLE);
     /* UNVERIFIED: bit s of MSAA_MASK[0] enables sample s */
-    r->sample_mask = r->samples > 1 ? get(r->st, M_MSAA_MASK0) : 1;
+    r->sample_mask = r->ms.samples > 1 ? get(r->st, NV50_3D_MSAA_MASK(0)) : 1;
     r->last_x = r->last_y = -1;
-}
-
-static void sample_xy(const NV50Rop *r, unsigned s, unsigned *sx,
-                      unsigned *sy)
-{
-    /* Mesa's table: (0,0) (1,0) (0,1) (1,1) (2,0) (3,0) (2,1) (3,1) */
-    *sx = ((s & 1) | ((s >> 2) & 1) << 1) & ((1u << r->ms_x) - 1);
-    *sy = ((s >> 1) & 1) & ((1u << r->ms_y) - 1);
 }
 
 static void intersect(int *x0, int *y0, int *x1, int *y1, int ax0, int ay0,
@@ -848,8 +797,8 @@ static void setup_bounds(NV50Rop *r, bool clear)
         for (unsigned i = 0; i <= ZETA; i++) {
             if (r->surf[i].on) {
                 intersect(&x0, &y0, &x1, &y1, 0, 0,
-                          r->surf[i].width >> r->ms_x,
-                          r->surf[i].height >> r->ms_y);
+                          r->surf[i].width >> r->ms.ms_x,
+                          r->surf[i].height >> r->ms.ms_y);
             }
         }
     }
@@ -963,10 +912,11 @@ static void setup_state(NV50Rop *r)
                       get(st, M_LOGIC_OP));
         r->logic_op = 3;
     }
-    r->alpha_to_one = get(st, M_MULTISAMPLE_CTRL) & 0x10;
-    if (get(st, M_MULTISAMPLE_CTRL) & 1) {
-        unimp("MULTISAMPLE_CTRL ALPHA_TO_COVERAGE");
-    }
+    r->alpha_to_one = get(st, NV50_3D_MULTISAMPLE_CTRL) &
+                      NV50_3D_MULTISAMPLE_CTRL_ALPHA_TO_ONE;
+    /* GL: no coverage from alpha without multisample rasterisation */
+    r->alpha_cov = r->ms_raster && (get(st, NV50_3D_MULTISAMPLE_CTRL) &
+                                    NV50_3D_MULTISAMPLE_CTRL_ALPHA_TO_COVERAGE);
 
     r->depth_test = get(st, M_DEPTH_TEST_ENABLE);
     r->depth_func = cmp_func(get(st, M_DEPTH_TEST_FUNC));
@@ -1052,13 +1002,24 @@ void nv50_rop_bounds(const NV50Rop *r, RasterParams *p)
     p->y0 = r->y0;
     p->x1 = r->x1;
     p->y1 = r->y1;
-    p->samples = r->ms_raster ? &r->pattern : NULL;
+    p->samples = r->ms_raster ? &r->ms.pattern : NULL;
 }
 
 unsigned nv50_rop_outputs(const NV50Rop *r)
 {
     /* colour output 1 is dual-source blending's second colour */
     return r ? MAX(r->rt_count, 2u) : NV50_PIPE_RTS;
+}
+
+bool nv50_rop_alpha_coverage_on(const NV50Rop *r)
+{
+    return r && r->alpha_cov;
+}
+
+uint32_t nv50_rop_alpha_coverage(const NV50Rop *r, float alpha)
+{
+    return nv50_rop_alpha_coverage_on(r)
+           ? nv50_msaa_alpha_coverage(&r->ms, alpha) : ~0u;
 }
 
 bool nv50_rop_alpha_test(const NV50Rop *r, float alpha)
@@ -1222,19 +1183,19 @@ bool nv50_rop_zs_test(NV50Rop *r, int x, int y, unsigned sample, float z,
         !cliprect_pass(r, x, y)) {
         return false;
     }
-    if (r->ms_raster || r->samples == 1) {
+    if (r->ms_raster || r->ms.samples == 1) {
         if (!sample_enabled(r, sample)) {
             return false;
         }
         if (!r->surf[ZETA].on) {
             return true;
         }
-        sample_xy(r, sample, &sx, &sy);
-        return zs_one(r, (uint32_t)x << r->ms_x | sx,
-                      (uint32_t)y << r->ms_y | sy, z, front);
+        nv50_msaa_xy(&r->ms, sample, &sx, &sy);
+        return zs_one(r, (uint32_t)x << r->ms.ms_x | sx,
+                      (uint32_t)y << r->ms.ms_y | sy, z, front);
     }
     /* one sample rasterised on a multisample surface: every sample */
-    for (unsigned s = 0; s < r->samples; s++) {
+    for (unsigned s = 0; s < r->ms.samples; s++) {
         if (!sample_enabled(r, s)) {
             continue;
         }
@@ -1242,9 +1203,9 @@ bool nv50_rop_zs_test(NV50Rop *r, int x, int y, unsigned sample, float z,
             pass |= 1u << s;
             continue;
         }
-        sample_xy(r, s, &sx, &sy);
-        if (zs_one(r, (uint32_t)x << r->ms_x | sx,
-                   (uint32_t)y << r->ms_y | sy, z, front)) {
+        nv50_msaa_xy(&r->ms, s, &sx, &sy);
+        if (zs_one(r, (uint32_t)x << r->ms.ms_x | sx,
+                   (uint32_t)y << r->ms.ms_y | sy, z, front)) {
             pass |= 1u << s;
         }
     }
@@ -1454,7 +1415,7 @@ void nv50_rop_write(NV50Rop *r, int x, int y, unsigned sample,
         !cliprect_pass(r, x, y)) {
         return;
     }
-    if (r->ms_raster || r->samples == 1) {
+    if (r->ms_raster || r->ms.samples == 1) {
         if (!sample_enabled(r, sample)) {
             return;
         }
@@ -1470,16 +1431,16 @@ void nv50_rop_write(NV50Rop *r, int x, int y, unsigned sample,
         if (!r->surf[i].on || !r->rt[i].fmt || !r->rt[i].mask) {
             continue;
         }
-        for (unsigned s = 0; s < r->samples; s++) {
+        for (unsigned s = 0; s < r->ms.samples; s++) {
             unsigned sx, sy;
 
             if (!(smask >> s & 1)) {
                 continue;
             }
-            sample_xy(r, s, &sx, &sy);
+            nv50_msaa_xy(&r->ms, s, &sx, &sy);
             /* UNVERIFIED: dual-source blending's second colour is o 1 */
-            rt_write(r, i, (uint32_t)x << r->ms_x | sx,
-                     (uint32_t)y << r->ms_y | sy, color[o], color[1]);
+            rt_write(r, i, (uint32_t)x << r->ms.ms_x | sx,
+                     (uint32_t)y << r->ms.ms_y | sy, color[o], color[1]);
         }
     }
 }
@@ -1495,21 +1456,21 @@ static void clear_rect(NV50Rop *r, RopSurf *s, const uint8_t *val,
                        const uint8_t *msk)
 {
     int x0 = r->x0, y0 = r->y0;
-    int x1 = MIN(r->x1, (int)(s->width >> r->ms_x));
-    int y1 = MIN(r->y1, (int)(s->height >> r->ms_y));
+    int x1 = MIN(r->x1, (int)(s->width >> r->ms.ms_x));
+    int y1 = MIN(r->y1, (int)(s->height >> r->ms.ms_y));
 
     for (int y = y0; y < y1 && !r->dead; y++) {
-        for (uint32_t ys = (uint32_t)y << r->ms_y;
-             ys < (uint32_t)(y + 1) << r->ms_y; ys++) {
+        for (uint32_t ys = (uint32_t)y << r->ms.ms_y;
+             ys < (uint32_t)(y + 1) << r->ms.ms_y; ys++) {
             if (!r->cliprects) {
-                fill_row(r, s, (uint32_t)x0 << r->ms_x,
-                         (uint32_t)x1 << r->ms_x, ys, val, msk);
+                fill_row(r, s, (uint32_t)x0 << r->ms.ms_x,
+                         (uint32_t)x1 << r->ms.ms_x, ys, val, msk);
                 continue;
             }
             for (int x = x0; x < x1; x++) {
                 if (cliprect_pass(r, x, y)) {
-                    fill_row(r, s, (uint32_t)x << r->ms_x,
-                             (uint32_t)(x + 1) << r->ms_x, ys, val, msk);
+                    fill_row(r, s, (uint32_t)x << r->ms.ms_x,
+                             (uint32_t)(x + 1) << r->ms.ms_x, ys, val, msk);
                 }
             }
         }

@@ -30,7 +30,14 @@
  *   elsewhere derivatives are 0.  lambda = log2(max(|dx|, |dy|)) in
  *   texels of the base level, + shader bias, + TSC bias, clamped to the
  *   TSC's min/max; <= 0 magnifies.  Mip filters none/nearest/linear;
- *   anisotropic filtering is trilinear (UNVERIFIED).
+ *   the TSC's anisotropic filtering is trilinear (UNVERIFIED).  A TIC
+ *   with USE_HEADER_OPT_CONTROL (TIC_3) filters anisotropically up to
+ *   its own MAX_ANISOTROPY (TIC_6): taps along the quad's major axis
+ *   (aniso_taps), which is how Mesa resolves an 8x surface (4x2
+ *   samples a pixel) with one bilinear tex.
+ * - Multisample surfaces are 2D_NO_MIPMAP textures (1 << ms_x) x
+ *   (1 << ms_y) times the pixel size (Mesa's nv50_tex.c): texfetch of
+ *   a sample and the resolve's bilinear tex need nothing more.
  * - Texels: decoded (texture-format.c), depth compare per texel, the
  *   TIC's X/Y/Z/W sources, sRGB to linear for UNORM colour channels when
  *   both the TIC and the TSC say SRGB_CONVERSION, then filtered; integer
@@ -135,6 +142,13 @@ bool nv50_tic_decode(const uint32_t w[8], NV50TexView *v)
         map_levels = 1;
     }
     v->levels = map_levels;
+    v->hdr_aniso = 1;
+    if (w[3] & NV50_TIC_3_USE_HEADER_OPT_CONTROL) {
+        static const uint8_t ratio[8] = { 1, 2, 4, 6, 8, 10, 12, 16 };
+
+        v->hdr_aniso = ratio[(w[6] >> NV50_TIC_6_MAX_ANISOTROPY_SHIFT) &
+                             NV50_TIC_6_MAX_ANISOTROPY_MASK];
+    }
     if (v2) {
         v->min_level = MIN(w[7] & 0xf, map_levels - 1);
         v->max_level = MIN((w[7] >> 4) & 0xf, map_levels - 1);
@@ -594,27 +608,76 @@ static void lane_coords(const Tex *t, uint32_t coords[][TESLA_WARP_SIZE],
     memcpy(c, in, sizeof(in));
 }
 
-/* lambda from the quad of @lane (texels of the base level) */
-static float quad_lambda(const Tex *t, uint32_t coords[][TESLA_WARP_SIZE],
-                         unsigned ncoords, unsigned lane, int face)
+/*
+ * The x and y derivatives of @lane's coordinates from its quad, in
+ * coordinate units (@dx, @dy) and their squared lengths in texels of
+ * the base level (@lx2, @ly2).
+ */
+static void quad_derivs(const Tex *t, uint32_t coords[][TESLA_WARP_SIZE],
+                        unsigned ncoords, unsigned lane, int face,
+                        float dx[3], float dy[3], float *lx2, float *ly2)
 {
     const NV50TexView *v = &t->v;
     unsigned q = lane & ~3u, n = coord_dims(v->kind);
-    float c0[3], cx[3], cy[3], dx2 = 0, dy2 = 0;
+    float c0[3], cx[3], cy[3];
     float size[3] = { v->level_w[v->min_level], v->level_h[v->min_level],
                       v->level_d[v->min_level] };
 
     lane_coords(t, coords, ncoords, q, face, c0);
     lane_coords(t, coords, ncoords, q + 1, face, cx);
     lane_coords(t, coords, ncoords, q + 2, face, cy);
-    for (unsigned d = 0; d < n; d++) {
+    *lx2 = *ly2 = 0.0f;
+    for (unsigned d = 0; d < 3; d++) {
         float s = v->normalized ? size[d] : 1.0f;
-        float dx = (cx[d] - c0[d]) * s, dy = (cy[d] - c0[d]) * s;
 
-        dx2 += dx * dx;
-        dy2 += dy * dy;
+        dx[d] = d < n ? cx[d] - c0[d] : 0.0f;
+        dy[d] = d < n ? cy[d] - c0[d] : 0.0f;
+        *lx2 += dx[d] * s * dx[d] * s;
+        *ly2 += dy[d] * s * dy[d] * s;
     }
-    return 0.5f * log2f(MAX(dx2, dy2));
+}
+
+/* lambda from the quad of @lane (texels of the base level) */
+static float quad_lambda(const Tex *t, uint32_t coords[][TESLA_WARP_SIZE],
+                         unsigned ncoords, unsigned lane, int face)
+{
+    float dx[3], dy[3], lx2, ly2;
+
+    quad_derivs(t, coords, ncoords, lane, face, dx, dy, &lx2, &ly2);
+    return 0.5f * log2f(MAX(lx2, ly2));
+}
+
+/*
+ * Anisotropic footprint of the header's MAX_ANISOTROPY (the 8x resolve's
+ * view): taps = min(ratio, ceil(major / minor)) filtered along the major
+ * axis, @step apart (coordinate units), lambda from major / taps.
+ * UNVERIFIED: the hardware's tap placement and weights; this puts equal
+ * weights at the centres of equal parts of the major axis, which is
+ * what Mesa's 8x resolve (4x2 samples a pixel, bilinear) relies on.
+ */
+static unsigned aniso_taps(const Tex *t, uint32_t coords[][TESLA_WARP_SIZE],
+                           unsigned ncoords, unsigned lane, int face,
+                           float step[3], float *lambda)
+{
+    float dx[3], dy[3], lx2, ly2, major, minor;
+    const float *axis;
+    unsigned taps;
+
+    quad_derivs(t, coords, ncoords, lane, face, dx, dy, &lx2, &ly2);
+    axis = lx2 >= ly2 ? dx : dy;
+    major = sqrtf(MAX(lx2, ly2));
+    minor = sqrtf(MIN(lx2, ly2));
+    if (!(major > 0.0f) || !isfinite(major)) {
+        return 1;
+    }
+    taps = minor > 0.0f ? (unsigned)MIN(ceilf(major / minor - 1e-4f), 16.0f)
+                        : 16;
+    taps = MAX(MIN(taps, t->v.hdr_aniso), 1u);
+    for (unsigned d = 0; d < 3; d++) {
+        step[d] = axis[d] / taps;
+    }
+    *lambda = log2f(major / taps);
+    return taps;
 }
 
 static void sample_lane(Tex *t, const TeslaInsn *insn, bool derivs,
@@ -626,8 +689,9 @@ static void sample_lane(Tex *t, const TeslaInsn *insn, bool derivs,
     unsigned n = is_cube(v->kind) ? 3 : coord_dims(v->kind);
     unsigned arg = n, lv0, lv1;
     int layer = 0, face = 0;
-    float c[3], dref = 0.0f, lambda, lfrac = 0.0f;
+    float c[3], dref = 0.0f, lambda, lfrac = 0.0f, step[3] = { 0, 0, 0 };
     bool cmp = s->compare, linear;
+    unsigned taps = 1;
     Acc a;
 
 #define ARG(i) ((i) < ncoords ? coords[i][lane] : 0u)
@@ -651,6 +715,9 @@ static void sample_lane(Tex *t, const TeslaInsn *insn, bool derivs,
     } else {
         lambda = derivs ? quad_lambda(t, coords, ncoords, lane, face)
                         : -INFINITY;
+        if (derivs && v->hdr_aniso > 1) {
+            taps = aniso_taps(t, coords, ncoords, lane, face, step, &lambda);
+        }
         if (insn->tex.kind == TTEX_BIAS) {
             lambda += bits_to_f32(ARG(arg));
         }
@@ -684,9 +751,18 @@ static void sample_lane(Tex *t, const TeslaInsn *insn, bool derivs,
     for (unsigned k = 0; k < 4; k++) {
         a.best[k] = -1.0f;
     }
-    filter_level(t, &a, lv0, c, layer, linear, cmp, dref, 1.0f - lfrac);
-    if (lfrac > 0.0f) {
-        filter_level(t, &a, lv1, c, layer, linear, cmp, dref, lfrac);
+    for (unsigned i = 0; i < taps; i++) {
+        float ci[3], o = i - (taps - 1) / 2.0f;
+
+        for (unsigned d = 0; d < 3; d++) {
+            ci[d] = c[d] + step[d] * o;
+        }
+        filter_level(t, &a, lv0, ci, layer, linear, cmp, dref,
+                     (1.0f - lfrac) / taps);
+        if (lfrac > 0.0f) {
+            filter_level(t, &a, lv1, ci, layer, linear, cmp, dref,
+                         lfrac / taps);
+        }
     }
     for (unsigned k = 0; k < 4; k++) {
         res[k] = t->int_chan[k] ? a.bits[k] : f32_to_bits(a.f[k]);

@@ -110,6 +110,15 @@ enum {
 #define NV50_MIP_NEAREST        2
 #define NV50_MIP_LINEAR         3
 
+/*
+ * TIC words 3 and 6: with USE_HEADER_OPT_CONTROL the header's own
+ * MAX_ANISOTROPY (g80_max_anisotropy) instead of the TSC's; Mesa sets
+ * it only in the view an 8x surface is resolved through.
+ */
+#define NV50_TIC_3_USE_HEADER_OPT_CONTROL   0x20000000u
+#define NV50_TIC_6_MAX_ANISOTROPY_SHIFT     27
+#define NV50_TIC_6_MAX_ANISOTROPY_MASK      7u
+
 #define NV50_TEX_MAX_LEVELS     16
 
 /* How a format's elements are stored. */
@@ -137,6 +146,7 @@ typedef struct NV50TexView {
     uint32_t width, height, depth;      /* level 0; depth: layers/cubes */
     unsigned min_level, max_level;      /* levels sampled */
     unsigned levels;            /* levels laid out (MAP_MIP_LEVEL + 1) */
+    unsigned hdr_aniso;         /* the header's max ratio (1: isotropic) */
     unsigned layers;            /* subtextures (arrays: layers, cubes x6) */
     /* per level: size in texels, surface (auto-sized blocks), offset */
     uint32_t level_w[NV50_TEX_MAX_LEVELS];
