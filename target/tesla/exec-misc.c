@@ -152,7 +152,14 @@ static bool exec_emit(TeslaWarp *w, const TeslaInsn *insn, uint32_t m)
         if (!(m & (1u << l))) {
             continue;
         }
-        if (emit) {
+        if (emit && run->emitted && w->first_thread + l < run->threads &&
+            run->emitted[w->first_thread + l]++ >= run->launch.max_emits) {
+            /* past the limit: dropped, o[] cleared as by an emit */
+            run->emitted[w->first_thread + l] = run->launch.max_emits;
+            if (w->out) {
+                memset(w->out + (size_t)l * n, 0, n * sizeof(uint32_t));
+            }
+        } else if (emit) {
             TeslaEmitRec rec = {
                 .thread = w->first_thread + l,
                 .restart = w->restart_pending[l],

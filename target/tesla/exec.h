@@ -141,6 +141,9 @@ typedef struct TeslaLaunch {
 
     /* o[] words per thread (vertex/geometry; 0 = none). */
     unsigned out_words;
+    /* Geometry: emits kept per thread (0 = no limit); a thread's emits
+       past it are dropped (the embedder's output vertex limit). */
+    unsigned max_emits;
 
     /* Fragment: optional per-thread "invisible" flags (helper pixels that
        only fill a quad); NULL = all visible.  GT215 $sampleid value. */

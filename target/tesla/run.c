@@ -241,6 +241,9 @@ TeslaRun *tesla_run_new(const TeslaEnv *env, const TeslaLaunch *launch,
     }
     run->locks = g_array_new(false, false, sizeof(TeslaLockEntry));
     run->emits = g_array_new(false, false, sizeof(TeslaEmitRec));
+    if (launch->max_emits) {
+        run->emitted = g_new0(uint32_t, run->threads);
+    }
     if (launch->keep_regs && env->gprs) {
         run->regs = g_new0(uint32_t, (size_t)run->threads * env->gprs);
     }
@@ -279,6 +282,7 @@ void tesla_run_free(TeslaRun *run)
     g_free(run->regs);
     g_free(run->outs);
     g_free(run->tstate);
+    g_free(run->emitted);
     g_free(run);
 }
 

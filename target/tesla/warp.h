@@ -181,6 +181,7 @@ struct TeslaRun {
     uint32_t *outs;         /* threads * out_words */
     uint8_t *tstate;        /* TTS_* bits */
     GArray *emits;          /* TeslaEmitRec */
+    uint32_t *emitted;      /* per thread, when launch.max_emits */
 
     uint64_t insns;
     uint64_t clock;

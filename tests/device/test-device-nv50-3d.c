@@ -216,7 +216,10 @@ START_TEST(test_3d_query_counters)
 }
 END_TEST
 
-/* G200+ selects: refused on G84_3D, STRMOUT_OFFSET[i] on G200_3D */
+/*
+ * G200+ selects: refused on G84_3D, STRMOUT_OFFSET[i] on G200_3D (the
+ * write position, which STRMOUT_PARAMS_LATCH takes from the method)
+ */
 START_TEST(test_3d_query_g200)
 {
     query(Q_VA, 1, 0x0d005002 | 2 << 5);
@@ -227,6 +230,9 @@ START_TEST(test_3d_query_g200)
     setup_class(0x8397);
     gr_call(SUBC_3D, NV50_3D_STRMOUT_OFFSET(2), 0x340);
     fill(Q_VA, 4, 0xdeadbeef);
+    query(Q_VA, 3, 0x0d005002 | 2 << 5);
+    ck_assert_uint_eq(gr_rd32(Q_VA + 4), 0);        /* not latched yet */
+    gr_call(SUBC_3D, 0x0da4, 1);                    /* STRMOUT_PARAMS_LATCH */
     query(Q_VA, 3, 0x0d005002 | 2 << 5);
     ck_assert_uint_eq(rd32(INTR), 0);
     ck_assert_uint_eq(gr_rd32(Q_VA), 3);

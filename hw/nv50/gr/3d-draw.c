@@ -31,15 +31,19 @@
  * - The vertex cache: an index repeated in one draw runs the VP once.
  * - Assembly: GL's rules for strips (odd triangles' first two vertices
  *   swapped), fans, quads and quad strips (two triangles), polygons,
- *   line loops; adjacency primitives draw their main vertices (a GP
- *   would see the rest).  PROVOKING_VERTEX_LAST picks GL's last or
- *   first provoking vertex (quads: their 4th or 1st, polygons: the 1st).
- * - GP_ENABLE: not modelled; such a draw is skipped (logged once).
- *   RASTERIZE_ENABLE 0: vertices and primitives are counted, nothing is
+ *   line loops; adjacency primitives draw their main vertices, a GP
+ *   gets all (GL's table for triangle strips with adjacency).
+ *   PROVOKING_VERTEX_LAST picks GL's last or first provoking vertex
+ *   (quads: their 4th or 1st, polygons: the 1st).
+ * - GP_ENABLE: the assembled primitives go to the GP (gp.c), whose
+ *   output primitives go on in their place.  Then stream output
+ *   (strmout.c, STRMOUT_ENABLE) and clipping.  RASTERIZE_ENABLE 0:
+ *   vertices and primitives are counted and streamed out, nothing is
  *   drawn.
  * - Counters (NV50Gr3dState.counter[]): VFETCH_VERTICES (vertices of
- *   the stream), VFETCH_PRIMITIVES and GENERATED_PRIMITIVES and
- *   RAST_PRIMITIVES_PRECLIP (assembled), VP_LAUNCHES (VP runs, one a
+ *   the stream), VFETCH_PRIMITIVES (assembled), GENERATED_PRIMITIVES
+ *   and RAST_PRIMITIVES_PRECLIP (after the GP, to stream output and
+ *   the clipper), gp.c's and strmout.c's, VP_LAUNCHES (VP runs, one a
  *   vertex after the cache; UNVERIFIED the hardware's unit),
  *   RAST_PRIMITIVES_POSTCLIP (primitives to the back end, after
  *   clipping and culling).
@@ -329,7 +333,9 @@ typedef struct DrawRun {
     bool draw;                  /* RASTERIZE_ENABLE */
     NV50Rop *rop;               /* the draw's render targets and zeta */
     NV50FpDraw *fp;             /* the draw's FP (code, c[]) */
-    uint64_t assembled, emitted;
+    NV50Gp *gp;                 /* GP_ENABLE: the draw's GP */
+    NV50Strmout *so;            /* STRMOUT_ENABLE: stream output */
+    uint64_t assembled, generated, emitted;
 } DrawRun;
 
 /* The back end: coverage, FP, ROP (fp.c). */
@@ -340,23 +346,54 @@ static void emit_draw(void *opaque, const NV50PipePrim *p)
     nv50_fp_prim(r->fp, p);
 }
 
+/* A primitive after the VP, or out of the GP: stream output, clipping. */
+static void post_prim(DrawRun *r, NV50PrimKind kind,
+                      const NV50PipeVertex *const *v, unsigned n,
+                      unsigned edges, const NV50PipeVertex *provoking)
+{
+    r->generated++;
+    if (r->so) {
+        nv50_strmout_prim(r->so, v, n);
+    }
+    if (!r->draw) {
+        return;
+    }
+    r->emitted += nv50_clip_prim(r->st, kind, v, edges, provoking,
+                                 r->d->emit ? r->d->emit : emit_draw,
+                                 r->d->emit ? r->d->emit_opaque : r);
+}
+
+static void gp_out(void *opaque, NV50PrimKind kind,
+                   const NV50PipeVertex *const *v, unsigned n,
+                   const NV50PipeVertex *provoking)
+{
+    post_prim(opaque, kind, v, n, NV50_EDGES_ALL, provoking);
+}
+
+/*
+ * An assembled primitive of @n vertices (4, 6: with adjacency, whose
+ * main vertices are 1, 2 and 0, 2, 4) to the GP, or on.
+ */
 static void prim_out(DrawRun *r, NV50PrimKind kind, const uint32_t *refs,
                      unsigned n, const unsigned *idx, unsigned edges,
                      unsigned provoking)
 {
-    const NV50PipeVertex *v[3];
+    static const uint8_t main4[] = { 1, 2 }, main6[] = { 0, 2, 4 };
+    const NV50PipeVertex *v[6], *m[3];
 
     r->assembled++;
-    if (!r->draw) {
-        return;
-    }
     for (unsigned i = 0; i < n; i++) {
         v[i] = &r->verts[r->slot[refs[idx[i]]]];
     }
-    r->emitted += nv50_clip_prim(r->st, kind, v, edges,
-                                 &r->verts[r->slot[refs[provoking]]],
-                                 r->d->emit ? r->d->emit : emit_draw,
-                                 r->d->emit ? r->d->emit_opaque : r);
+    if (r->gp) {
+        nv50_gp_prim(r->gp, v, n);
+        return;
+    }
+    for (unsigned i = 0; i < MIN(n, 3u); i++) {
+        m[i] = n == 4 ? v[main4[i]] : n == 6 ? v[main6[i]] : v[i];
+    }
+    post_prim(r, kind, m, MIN(n, kind == NV50_PRIM_LINES ? 2u : 3u), edges,
+              &r->verts[r->slot[refs[provoking]]]);
 }
 
 #define OUT1(a, pv) \
@@ -371,6 +408,40 @@ static void prim_out(DrawRun *r, NV50PrimKind kind, const uint32_t *refs,
                                                  refs, 3, i_, e, pv); \
     } while (0)
 #define OUT3(a, b, c_, pv)  OUT3E(a, b, c_, NV50_EDGES_ALL, pv)
+/* with adjacency: @k (4: lines, 6: triangles) vertices in GL's order */
+#define OUTADJ(k, pv, ...) \
+    do { unsigned i_[k] = { __VA_ARGS__ }; \
+         prim_out(r, k == 4 ? NV50_PRIM_LINES : NV50_PRIM_TRIANGLES, \
+                  refs, k, i_, NV50_EDGES_ALL, pv); } while (0)
+
+/*
+ * Triangle strips with adjacency: triangle i's vertices and the ones
+ * across its three edges as GL's table has them (0-based; odd triangles
+ * swap their first two), given as v0 a0 v1 a1 v2 a2.
+ */
+static void assemble_strip_adj(DrawRun *r, const uint32_t *refs, unsigned n,
+                               bool last)
+{
+    unsigned ntri = n >= 6 ? (n - 4) / 2 : 0;
+
+    for (unsigned i = 0; i < ntri; i++) {
+        unsigned p0 = (i & 1) ? 2 * i + 2 : 2 * i;
+        unsigned p1 = (i & 1) ? 2 * i : 2 * i + 2;
+        unsigned pv = last ? 2 * i + 4 : 2 * i;
+        /* across p0-p1, p1-p2, p2-p0 */
+        unsigned a0 = i == 0 ? 1 : 2 * i - 2;
+        unsigned a1, a2;
+
+        if (i + 1 == ntri) {
+            a1 = (i & 1) ? 2 * i + 3 : 2 * i + 5;
+            a2 = (i & 1) ? 2 * i + 5 : 2 * i + 3;
+        } else {
+            a1 = (i & 1) ? 2 * i + 3 : 2 * i + 6;
+            a2 = (i & 1) ? 2 * i + 6 : 2 * i + 3;
+        }
+        OUTADJ(6, pv, p0, a0, p1, a1, 2 * i + 4, a2);
+    }
+}
 
 /* One run of the stream between restarts: @refs[0..n) (ref indices). */
 static void assemble(DrawRun *r, const uint32_t *refs, unsigned n)
@@ -439,27 +510,22 @@ static void assemble(DrawRun *r, const uint32_t *refs, unsigned n)
         break;
     case NV50_GL_LINES_ADJ:
         for (i = 0; i + 3 < n; i += 4) {
-            OUT2(i + 1, i + 2, last ? i + 2 : i + 1);
+            OUTADJ(4, last ? i + 2 : i + 1, i, i + 1, i + 2, i + 3);
         }
         break;
     case NV50_GL_LINE_STRIP_ADJ:
         for (i = 0; i + 3 < n; i++) {
-            OUT2(i + 1, i + 2, last ? i + 2 : i + 1);
+            OUTADJ(4, last ? i + 2 : i + 1, i, i + 1, i + 2, i + 3);
         }
         break;
     case NV50_GL_TRIANGLES_ADJ:
         for (i = 0; i + 5 < n; i += 6) {
-            OUT3(i, i + 2, i + 4, last ? i + 4 : i);
+            OUTADJ(6, last ? i + 4 : i, i, i + 1, i + 2, i + 3, i + 4,
+                   i + 5);
         }
         break;
     case NV50_GL_TRIANGLE_STRIP_ADJ:
-        for (i = 0; n >= 6 && i < (n - 4) / 2; i++) {
-            if (i & 1) {
-                OUT3(2 * i + 2, 2 * i, 2 * i + 4, last ? 2 * i + 4 : 2 * i);
-            } else {
-                OUT3(2 * i, 2 * i + 2, 2 * i + 4, last ? 2 * i + 4 : 2 * i);
-            }
-        }
+        assemble_strip_adj(r, refs, n, last);
         break;
     }
 }
@@ -526,12 +592,6 @@ static void draw_run(NV50GrCall *c, NV50Gr3dState *st, NV50Draw *d)
     uint32_t base = nv50_st(st, NV50_3D_VB_ELEMENT_BASE);
 
     if (!refs->len) {
-        return;
-    }
-    if (nv50_st(st, NV50_3D_GP_ENABLE) & 1) {
-        gemu_log_once(LOG_UNIMP, "nv50-draw-gp", 0, "nv50: 3D GP_ENABLE: "
-                      "geometry programs are unimplemented, the draw is "
-                      "skipped\n");
         return;
     }
     r.slot = g_new(uint32_t, refs->len);
@@ -601,6 +661,13 @@ static void draw_run(NV50GrCall *c, NV50Gr3dState *st, NV50Draw *d)
                                r.verts)) {
         goto out;
     }
+    if (nv50_st(st, NV50_3D_GP_ENABLE) & 1) {
+        r.gp = nv50_gp_begin(c, st, gp_out, &r);
+        if (!r.gp) {
+            goto out;           /* error raised */
+        }
+    }
+    r.so = nv50_strmout_begin(c, st);
     r.draw = nv50_st(st, NV50_3D_RASTERIZE_ENABLE) & 1;
     if (r.draw && !d->emit) {
         r.rop = nv50_rop_begin(c, st);
@@ -619,13 +686,17 @@ static void draw_run(NV50GrCall *c, NV50Gr3dState *st, NV50Draw *d)
             seg[nseg++] = k;
         }
     }
+    nv50_gp_end(r.gp);          /* runs the last batch */
+    r.gp = NULL;
     st->counter[NV50_3D_COUNTER_VFETCH_PRIMITIVES] += r.assembled;
-    st->counter[NV50_3D_COUNTER_GENERATED_PRIMITIVES] += r.assembled;
+    st->counter[NV50_3D_COUNTER_GENERATED_PRIMITIVES] += r.generated;
     if (r.draw) {
-        st->counter[NV50_3D_COUNTER_RAST_PRIMITIVES_PRECLIP] += r.assembled;
+        st->counter[NV50_3D_COUNTER_RAST_PRIMITIVES_PRECLIP] += r.generated;
         st->counter[NV50_3D_COUNTER_RAST_PRIMITIVES_POSTCLIP] += r.emitted;
     }
 out:
+    nv50_gp_end(r.gp);
+    nv50_strmout_end(r.so);
     nv50_fp_end(r.fp);
     if (r.rop) {
         nv50_rop_end(r.rop);

@@ -12,9 +12,10 @@
  *   {SEQUENCE, value}, TYPE COUNTER {counter, 0}, then the PTIMER
  *   timestamp (64-bit): 16 bytes, or with SHORT only the first word
  *   (Mesa's fence: QUERY/ZERO/SHORT, it reads word 0).  SAMPLECNT and
- *   the counters are what the pipeline counted (3d-draw.c, fp.c); what
- *   needs a GP, stream output or ZCULL (not modelled) reads 0 or the
- *   value last set, logged once.  MODE SYNC compares word 0 with
+ *   the counters are what the pipeline counted (3d-draw.c, gp.c,
+ *   strmout.c, fp.c), the STRMOUT selects stream output's state
+ *   (strmout.c); ZCULL (not modelled) and the UNK counters read 0 or
+ *   the value last set, logged once.  MODE SYNC compares word 0 with
  *   SEQUENCE.
  * - The state 3D shares with compute (gr.h NV50GrShared, gr/shared.c)
  *   goes there, not to mthd[]: DMA_CODE_CB, VP/GP/FP_ADDRESS (the code
@@ -27,13 +28,14 @@
  * - COND_ADDRESS_HIGH/LOW, COND_MODE: stored; nv50_3d_cond_passes()
  *   evaluates them (query records in DMA_QUERY) for draws and clears.
  * - COUNTER_RESET zeroes a counter.
+ * - STRMOUT_PARAMS_LATCH: stream output's positions restart (strmout.c).
  * - CLEAR_BUFFERS: nv50_rop_clear() (gr/rop.c) once COND_MODE passes.
  * - Draws (VERTEX_BEGIN/END, VB_ELEMENT_*, VERTEX_BUFFER_*, VERTEX_DATA,
  *   immediate VTX_ATTR_* inside BEGIN/END) are the pipeline's (pipe.h):
  *   3d-draw.c takes them.  DRAW_TFB_BYTES and CLIPID_FILL: accepted
  *   and logged once each, not modelled.
  * - Cache flushes (TIC/TSC/CODE_CB/VERTEX_ARRAY/WRCACHE_FLUSH),
- *   ZCULL_VALIDATE/INVALIDATE, STRMOUT_PARAMS_LATCH, DELAY: nothing to
+ *   ZCULL_VALIDATE/INVALIDATE, DELAY: nothing to
  *   do, gemu has no caches and runs each method to its end.
  * - The common methods (NOP, NOTIFY, SERIALIZE, PM_TRIGGER,
  *   DMA_NOTIFY) are gr.h's.
@@ -111,7 +113,7 @@ static void unmodelled(NV50GrCall *c, const char *what)
 {
     gemu_log_once(LOG_UNIMP, "nv50-3d-query", (uintptr_t)what,
                   "nv50: 3D QUERY_GET %s: what it counts is not modelled "
-                  "(GP, stream output, ZCULL), it reads 0 (UNVERIFIED)\n",
+                  "(ZCULL, UNK counters), it reads 0 (UNVERIFIED)\n",
                   what);
 }
 
@@ -133,8 +135,8 @@ static bool query_value(NV50GrCall *c, NV50Gr3dState *st, unsigned sel,
         *val = st->samplecnt;       /* fp.c: the samples written */
         return true;
     case NV50_3D_QUERY_STRMOUT_NO_OVERFLOW:
-        /* nothing streamed out, so everything fit */
-        *val = 1;
+        /* UNVERIFIED: since STRMOUT_PARAMS_LATCH */
+        *val = !st->strmout_overflow;
         return true;
     case NV50_3D_QUERY_STRMOUT_DROPPED_PRIMITIVES:
         if (!g200) {
@@ -149,7 +151,6 @@ static bool query_value(NV50GrCall *c, NV50Gr3dState *st, unsigned sel,
         if (!g200) {
             break;
         }
-        unmodelled(c, "STRMOUT_VERTICES");
         *val = st->strmout_vertices;
         return true;
     case NV50_3D_QUERY_ZCULL_STAT0:
@@ -170,8 +171,7 @@ static bool query_value(NV50GrCall *c, NV50Gr3dState *st, unsigned sel,
         if (!g200 || index >= 4) {
             break;
         }
-        /* UNVERIFIED: nothing streamed out: the offset as last set */
-        *val = st_get(st, NV50_3D_STRMOUT_OFFSET(index));
+        *val = st->strmout_offset[index];    /* strmout.c */
         return true;
     }
     nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR, NV50_GR_DERR_INVALID_ENUM,
@@ -256,12 +256,9 @@ static void query_get(NV50GrCall *c, NV50Gr3dState *st, uint32_t get)
             return;
         }
         switch (sel) {
-        case NV50_3D_COUNTER_GP_LAUNCHES:
-        case NV50_3D_COUNTER_GP_PRIMITIVES_OUT:
-        case NV50_3D_COUNTER_TRANSFORM_FEEDBACK:
         case NV50_3D_COUNTER_UNK0A:
         case NV50_3D_COUNTER_UNK0C:
-            unmodelled(c, "COUNTER (GP, stream output, UNK)");
+            unmodelled(c, "COUNTER UNK");
             break;
         }
         /* rnndb: the counter at word 0, zero at word 1 */
@@ -564,6 +561,9 @@ static bool nv50_3d_method(NV50GrCall *c, void *opaque, uint32_t mthd,
             break;
         case NV50_3D_COUNTER_RESET:
             counter_reset(c, st, data);
+            break;
+        case NV50_3D_STRMOUT_PARAMS_LATCH:
+            nv50_strmout_latch(c, st);
             break;
         default:
             break;

@@ -152,6 +152,11 @@ typedef struct NV50Gr3dState {
     uint32_t samplecnt;
     uint32_t zcull_stat[4];
     uint32_t strmout_vertices;
+    /* stream output (strmout.c): bytes written into each buffer since
+       STRMOUT_PARAMS_LATCH, primitives written, one dropped */
+    uint32_t strmout_offset[4];
+    uint32_t strmout_prims;
+    bool strmout_overflow;
     bool in_begin;              /* between VERTEX_BEGIN_* and END */
     struct NV50Draw *draw;      /* the draw front end's (3d-draw.c) */
     struct NV50FpProg *fp_prog; /* the back end's (fp-prog.c) */

@@ -25,15 +25,21 @@
 #define NV50_3D_VERTEX_ARRAY_FETCH_ENABLE 0x20000000u
 #define NV50_3D_VERTEX_ARRAY_START_HIGH(i) (0x0904 + (i) * 16)
 #define NV50_3D_VERTEX_ARRAY_DIVISOR(i) (0x090c + (i) * 16)
+#define NV50_3D_DMA_STRMOUT             0x01a8
 #define NV50_3D_VIEWPORT_SCALE_X        0x0a00      /* viewport 0 */
 #define NV50_3D_VIEWPORT_TRANSLATE_X    0x0a0c
 #define NV50_3D_DEPTH_RANGE_NEAR        0x0c08
 #define NV50_3D_DEPTH_RANGE_FAR         0x0c0c
 #define NV50_3D_DEPTH_CLIP_NEGATIVE_Z   0x0d7c
+#define NV50_3D_STRMOUT_PARAMS_LATCH    0x0da4
+#define NV50_3D_STRMOUT_PRIMITIVE_LIMIT 0x0da8
 #define NV50_3D_PRIM_RESTART_WITH_DRAW_ARRAYS 0x0de8
 #define NV50_3D_VERTEX_ARRAY_PER_INSTANCE(i) (0x1000 + (i) * 4)
 #define NV50_3D_VERTEX_ARRAY_LIMIT_HIGH(i) (0x1080 + (i) * 8)
 #define NV50_3D_VERTEX_ID_BASE          0x1118
+#define NV50_3D_STRMOUT_BUFFERS_CTRL    0x1294
+#define NV50_3D_STRMOUT_BUFFERS_CTRL_INTERLEAVED        0x00000001u
+#define NV50_3D_STRMOUT_BUFFERS_CTRL_LIMIT_MODE_OFFSET  0x00000002u
 #define NV50_3D_LOCAL_SIZE_LOG          0x12e0
 #define NV50_3D_VB_ELEMENT_U8_SETUP     0x1300
 #define NV50_3D_SCREEN_Y_CONTROL        0x13ac
@@ -41,6 +47,8 @@
 #define NV50_3D_VP_START_ID             0x140c
 #define NV50_3D_VB_ELEMENT_BASE         0x1434
 #define NV50_3D_VB_INSTANCE_BASE        0x1438
+#define NV50_3D_STRMOUT_MAP(i)          (0x1480 + (i) * 4)
+#define NV50_3D_STRMOUT_MAP__LEN        32
 #define NV50_3D_CLIP_DISTANCE_ENABLE    0x1510
 #define NV50_3D_POINT_SIZE              0x1518
 #define NV50_3D_VB_ELEMENT_U16_SETUP    0x15ec
@@ -55,8 +63,20 @@
 #define NV50_3D_VP_REG_ALLOC_RESULT     0x16b8
 #define NV50_3D_VP_RESULT_MAP(i)        (0x16bc + (i) * 4)
 #define NV50_3D_VP_RESULT_MAP__LEN      17
+#define NV50_3D_GP_START_ID             0x1410
+#define NV50_3D_GP_VERTEX_OUTPUT_COUNT  0x1420
 #define NV50_3D_GP_ENABLE               0x1798
+#define NV50_3D_GP_REG_ALLOC_TEMP       0x17a0
+#define NV50_3D_GP_REG_ALLOC_RESULT     0x17a8
+#define NV50_3D_GP_RESULT_MAP_SIZE      0x17ac
+#define NV50_3D_GP_OUTPUT_PRIMITIVE_TYPE 0x17b0
+#define NV50_3D_GP_OUTPUT_PRIMITIVE_TYPE_POINTS         1
+#define NV50_3D_GP_OUTPUT_PRIMITIVE_TYPE_LINE_STRIP     2
+#define NV50_3D_GP_OUTPUT_PRIMITIVE_TYPE_TRIANGLE_STRIP 3
+#define NV50_3D_GP_RESULT_MAP(i)        (0x17fc + (i) * 4)
+#define NV50_3D_GP_RESULT_MAP__LEN      33
 #define NV50_3D_RASTERIZE_ENABLE        0x17b4
+#define NV50_3D_STRMOUT_ENABLE          0x17b8
 #define NV50_3D_SEMANTIC_COLOR          0x1904
 #define NV50_3D_SEMANTIC_CLIP           0x1908
 #define NV50_3D_SEMANTIC_PTSZ           0x1910
@@ -75,6 +95,10 @@
 #define NV50_3D_POLYGON_OFFSET_FACTOR   0x156c
 #define NV50_3D_POLYGON_OFFSET_UNITS    0x15bc
 #define NV50_3D_POLYGON_OFFSET_CLAMP    0x187c
+#define NV50_3D_STRMOUT_ADDRESS_HIGH(i) (0x1a80 + (i) * 16)
+#define NV50_3D_STRMOUT_ADDRESS_LOW(i)  (0x1a84 + (i) * 16)
+#define NV50_3D_STRMOUT_NUM_ATTRIBS(i)  (0x1a88 + (i) * 16)
+#define NV50_3D_STRMOUT_OFFSET_LIMIT(i) (0x1a8c + (i) * 16)    /* G200_3D- */
 #define NV50_3D_VERTEX_ARRAY_ATTRIB(i)  (0x1ac0 + (i) * 4)
 
 #define NV50_3D_VVCC_DEPTH_CLAMP_NEAR   0x00000008u
@@ -204,6 +228,47 @@ void nv50_stage_env(NV50GrCall *c, NV50Gr3dState *st, unsigned prog,
 void nv50_result_map(const NV50Gr3dState *st, uint32_t map_mthd,
                      unsigned size, const uint32_t *o, unsigned out_words,
                      NV50PipeVertex *v);
+
+/* --- gp.c --- */
+
+/* One draw's GP stage (GP_ENABLE). */
+typedef struct NV50Gp NV50Gp;
+/*
+ * Where the GP's output primitives go: @n (1, 2, 3) vertices after
+ * GP_RESULT_MAP, in strip order, @provoking among them.  The vertices
+ * live until the call returns.
+ */
+typedef void (*NV50GpOut)(void *opaque, NV50PrimKind kind,
+                          const NV50PipeVertex *const *v, unsigned n,
+                          const NV50PipeVertex *provoking);
+/*
+ * The GP's code, c[] and output state read for a draw; NULL (an error
+ * or trap raised) if it cannot run.
+ */
+NV50Gp *nv50_gp_begin(NV50GrCall *c, NV50Gr3dState *st, NV50GpOut out,
+                      void *opaque);
+/*
+ * One input primitive: its @n vertices (the VP's, after VP_RESULT_MAP;
+ * 4 or 6 with adjacency, in GL's order).  Primitives are run in warps
+ * of 32 as they come; what they emit goes to the NV50GpOut in order.
+ */
+void nv50_gp_prim(NV50Gp *g, const NV50PipeVertex *const *v, unsigned n);
+/* Run what is left, free; false if the GP trapped (NULL: true). */
+bool nv50_gp_end(NV50Gp *g);
+
+/* --- strmout.c --- */
+
+/* One draw's stream output (STRMOUT_ENABLE). */
+typedef struct NV50Strmout NV50Strmout;
+
+/* The buffers and map read for a draw; NULL if STRMOUT_ENABLE is 0. */
+NV50Strmout *nv50_strmout_begin(NV50GrCall *c, NV50Gr3dState *st);
+/* One primitive's @n vertices (after the VP or GP) to the buffers. */
+void nv50_strmout_prim(NV50Strmout *so, const NV50PipeVertex *const *v,
+                       unsigned n);
+void nv50_strmout_end(NV50Strmout *so);     /* frees; NULL: nothing */
+/* STRMOUT_PARAMS_LATCH: write positions, count and overflow restart. */
+void nv50_strmout_latch(NV50GrCall *c, NV50Gr3dState *st);
 
 /* --- clip.c --- */
 
