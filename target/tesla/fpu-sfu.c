@@ -492,19 +492,32 @@ static const SfuSlice sfu_lg2[64] = {
     { 0x3f469c1, 23823, -186 },
 };
 
+/* @v where bit @i of @r is set, else 0 (branch-free: bits are data) */
+static inline uint32_t sfu_bit_sel(uint32_t r, unsigned i, uint32_t v)
+{
+    return v & -((r >> i) & 1);
+}
+
 /*
- * The SFU's truncated square of the interpolation offset: partial products
- * of the low 17 bits, each already shifted down, summed and halved.
+ * The SFU's truncated square of the 17-bit interpolation offset @r: for
+ * each bit i of r, r >> (18 - i), summed and halved.  That is the sum of
+ * the partial products b_i b_j 2^(i + j - 18) with i + j >= 18 (i, j over
+ * r's bits), taken here in three bit groups: g0 = bits 0-5, g1 = 6-11,
+ * g2 = 12-16.  g0 x g0 and g0 x g1 never reach 18; g1 x g2 and g2 x g2
+ * always do (plain products); g0 x g2 (twice: both orders) and g1 x g1
+ * partly, one shifted group per bit of the other.  The same sums as a
+ * loop over the 17 bits (checked for every r), at half the work.
  */
 static uint32_t sfu_square(uint32_t r)
 {
-    uint32_t sum = 0;
+    uint32_t g0 = r & 0x3f, g1 = (r >> 6) & 0x3f, g2 = (r >> 12) & 0x1f;
+    uint32_t t02 = sfu_bit_sel(r, 13, g0 >> 5) + sfu_bit_sel(r, 14, g0 >> 4) +
+                   sfu_bit_sel(r, 15, g0 >> 3) + sfu_bit_sel(r, 16, g0 >> 2);
+    uint32_t t11 = sfu_bit_sel(r, 7, g1 >> 5) + sfu_bit_sel(r, 8, g1 >> 4) +
+                   sfu_bit_sel(r, 9, g1 >> 3) + sfu_bit_sel(r, 10, g1 >> 2) +
+                   sfu_bit_sel(r, 11, g1 >> 1);
 
-    /* branch-free: the bits are data, a branch on each mispredicts */
-    for (int i = 0; i < 17; i++) {
-        sum += (r >> (18 - i)) & -((r >> i) & 1);
-    }
-    return sum >> 1;
+    return (2 * t02 + t11 + 2 * g1 * g2 + 64 * g2 * g2) >> 1;
 }
 
 static int64_t sfu_poly(const SfuSlice *t, unsigned shift_a, uint32_t r,

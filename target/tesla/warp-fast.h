@@ -547,6 +547,33 @@ FAST_INLINE void FAST_FN(ld_c)(TeslaWarp *w, const TeslaFastInsn *f,
     FAST_STORE((TeslaV){ 0 } + x);
 }
 
+/* interp's v[] words of the warp's threads (0 past the launch's) */
+FAST_INLINE void FAST_FN(interp_in)(const TeslaWarp *w,
+                                    const TeslaFastInsn *f, uint32_t *buf)
+{
+    const TeslaRun *run = w->run;
+    const uint32_t *in = run->launch.in;
+    unsigned iw = run->launch.in_words, wi = f->off / 4, live = 0;
+
+    if (in && wi < iw && run->threads > w->first_thread) {
+        live = MIN(run->threads - w->first_thread,
+                   (unsigned)TESLA_WARP_SIZE);
+        in += (size_t)w->first_thread * iw + wi;
+    }
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        buf[l] = l < live ? in[(size_t)l * iw] : 0;
+    }
+}
+
+/* rcp of a register (no host floats: the MXCSR mode does not matter) */
+static void FAST_FN(rcp)(const uint32_t *a, const TeslaFastInsn *f,
+                         uint32_t *res)
+{
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        res[l] = tesla_sfu_rcp((a[l] & f->am) ^ f->ax);
+    }
+}
+
 /*
  * Run fast instructions from w->pc while there are any, the path has
  * threads and n < limit.  Returns the new instruction count; *trap is set
@@ -591,6 +618,7 @@ static uint64_t FAST_FN(fast_run)(TeslaWarp *w, uint64_t n, uint64_t limit,
         const uint32_t *a, *b, *c;
         uint32_t *d;
         uint32_t m, next, am, bm;
+        uint32_t vin[TESLA_WARP_SIZE] __attribute__((aligned(32)));
 
         if (unlikely(idx >= ncode)) {
             break;
@@ -743,6 +771,21 @@ static uint64_t FAST_FN(fast_run)(TeslaWarp *w, uint64_t n, uint64_t limit,
                 as_f(f32_ftz_v(f32_mods_v(B_, fm, bm, bx))))));
             break;
         }
+        case TFK_INTERP:
+            if (m) {
+                FAST_FN(interp_in)(w, f, vin);
+                a = vin;
+                FAST_STORE(A_);
+            }
+            break;
+        case TFK_RCP:
+            if (m) {
+                FAST_FN(rcp)(a, f, vin);
+                a = vin;
+                FAST_STORE(A_);
+            }
+            break;
+        case TFK_INTERP_MUL:
         case TFK_FMUL: {
             const bool fm = f->fmods;
             const uint32_t ax = f->ax, bx = f->bx;
@@ -750,6 +793,10 @@ static uint64_t FAST_FN(fast_run)(TeslaWarp *w, uint64_t n, uint64_t limit,
 
             if (!m) {
                 break;
+            }
+            if (f->kind == TFK_INTERP_MUL) {
+                FAST_FN(interp_in)(w, f, vin);
+                a = vin;
             }
 #if FAST_HW_FTZ
             if (likely(hwftz)) {

@@ -433,6 +433,9 @@ enum {
     TFK_LD_G, TFK_ST_G,     /* b32 g[$r + off], flat g[] */
     TFK_LD_SL, TFK_ST_SL,   /* b32 s[] / l[] at $a + off (no post-incr.) */
     TFK_LD_C,               /* b32 c[off], flat c[] */
+    TFK_INTERP,             /* interp v[off] (the launch's input words) */
+    TFK_INTERP_MUL,         /* interp v[off] $b: times a register */
+    TFK_RCP,                /* the SFU's rcp of a register */
 };
 
 /*
@@ -729,6 +732,47 @@ static bool fast_mem_operand(TeslaRun *run, const TeslaOperand *o,
     }
 }
 
+/*
+ * interp of a b32 v[] word at a fixed address (exec_interp: the input
+ * word, times an optional register source) and rcp of a register
+ * (exec_sfu); TFK_NONE for other forms.
+ */
+static unsigned fast_classify_fp(TeslaRun *run, const TeslaInsn *i,
+                                 TeslaFastInsn *f)
+{
+    unsigned gprs = run->env.gprs;
+    const TeslaOperand *s0 = &i->src[0], *s1 = &i->src[1];
+
+    if (i->dst.kind != TOPND_REG || i->nsrc < 1) {
+        return TFK_NONE;
+    }
+    f->d = i->dst.reg < gprs ? i->dst.reg : WARP_SINK_ROW;
+    f->am = f->bm = f->cm = 0xffffffffu;
+    if (i->op == TOP_RCP) {
+        if (i->cdst >= 0 || i->nsrc != 1 || s0->kind != TOPND_REG) {
+            return TFK_NONE;
+        }
+        f->a = s0->reg < gprs ? s0->reg : WARP_ZERO_ROW;
+        f32_masks(s0, false, &f->am, &f->ax);
+        return TFK_RCP;
+    }
+    if (s0->kind != TOPND_MEM || s0->space != TSPACE_V ||
+        tesla_type_size(s0->mtype) != 4 || (s0->areg & 7) || s0->postinc) {
+        return TFK_NONE;
+    }
+    f->off = s0->imm & 0xffff;
+    if (i->nsrc < 2 || s1->kind == TOPND_NONE) {
+        return TFK_INTERP;
+    }
+    if (s1->kind != TOPND_REG) {
+        return TFK_NONE;
+    }
+    f->b = s1->reg < gprs ? s1->reg : WARP_ZERO_ROW;
+    f32_masks(s1, false, &f->bm, &f->bx);
+    f->fmods = f->bm != 0xffffffffu || f->bx;
+    return TFK_INTERP_MUL;
+}
+
 /* Memory and control kinds; TFK_NONE if not one of them. */
 static unsigned fast_classify_other(TeslaRun *run, const TeslaInsn *i,
                                     TeslaFastInsn *f)
@@ -772,6 +816,9 @@ static unsigned fast_classify_other(TeslaRun *run, const TeslaInsn *i,
             return TFK_NONE;
         }
         return i->dst.space == TSPACE_G ? TFK_ST_G : TFK_ST_SL;
+    case TOP_INTERP:
+    case TOP_RCP:
+        return fast_classify_fp(run, i, f);
     default:
         return TFK_NONE;
     }

@@ -3,8 +3,9 @@
  * general path and the exact lane arithmetic: b32 loads and stores of
  * g[] s[] l[] (whole warps at consecutive words, permuted lanes, partial
  * warps, faults), and f32 add/mul/mad on inputs around the flush range,
- * where the fast loop relies on the host's denormal handling; a decode
- * cache kept across runs.
+ * where the fast loop relies on the host's denormal handling; a
+ * fragment program's interp (alone and times a register) and rcp; a
+ * decode cache kept across runs.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -291,6 +292,66 @@ START_TEST(fast_f32_flush)
 }
 END_TEST
 
+static const char fp_src[] =
+    "interp $r0 v[0x0]\n"
+    "interp $r1 v[0x4]\n"
+    "interp $r2 v[0x8] $r1\n"
+    "interp $r3 v[0x8] neg $r1\n"
+    "interp $r4 v[0xc]\n"            /* past the input words: 0 */
+    "rcp f32 $r5 $r0\n"
+    "rcp f32 $r6 neg $r1\n"
+    "rcp f32 $r7 abs $r0\n"
+    "exit nop\n";
+
+/*
+ * interp and rcp of a fragment program (a whole warp and a partial one)
+ * against the input words, the exact product and the SFU's rcp.
+ */
+START_TEST(fast_fp_interp_rcp)
+{
+    enum { N = 36, W = 3 };
+    g_autoptr(GArray) words = g_array_new(false, false, sizeof(uint32_t));
+    g_autofree char *err = NULL;
+    uint32_t in[N * W];
+    TeslaEnv env = {
+        .variant = TESLA_G84, .prog = TESLA_PROG_FP, .gprs = 8,
+        .insn_budget = 1000000,
+    };
+    TeslaLaunch launch = {
+        .threads = N, .in = in, .in_words = W, .keep_regs = true,
+    };
+    TeslaRun *run;
+
+    ck_assert_msg(tesla_assemble(TESLA_G84, TESLA_PROG_FP, fp_src, words,
+                                 &err), "assemble: %s", err ? err : "?");
+    env.code = (const uint32_t *)words->data;
+    env.code_words = words->len;
+    for (unsigned i = 0; i < N * W; i++) {
+        in[i] = f_input();
+    }
+    run = tesla_run_new(&env, &launch, &err);
+    ck_assert_msg(run, "launch: %s", err ? err : "?");
+    ck_assert_int_eq(tesla_run_exec(run), TESLA_RUN_DONE);
+    for (unsigned t = 0; t < N; t++) {
+        uint32_t a = in[t * W], b = in[t * W + 1], c = in[t * W + 2];
+        const uint32_t want[8] = {
+            a, b, tesla_f32_mul_slow(c, b, TRND_RN, 0),
+            tesla_f32_mul_slow(c, b ^ 0x80000000u, TRND_RN, 0), 0,
+            tesla_sfu_rcp(a), tesla_sfu_rcp(b ^ 0x80000000u),
+            tesla_sfu_rcp(a & 0x7fffffffu),
+        };
+
+        for (unsigned r = 0; r < 8; r++) {
+            ck_assert_msg(tesla_run_reg(run, t, r) == want[r],
+                          "thread %u $r%u: %08x, not %08x (v[] %08x %08x "
+                          "%08x)", t, r, tesla_run_reg(run, t, r), want[r],
+                          a, b, c);
+        }
+    }
+    tesla_run_free(run);
+}
+END_TEST
+
 /*
  * A decode cache kept across runs (TeslaEnv.decoded): a second run of
  * the same code decodes nothing; new words at the same place, after
@@ -353,6 +414,7 @@ Suite *tesla_fast_suite(void)
     tcase_add_test(tc, fast_mem_g_fault);
     tcase_add_loop_test(tc, fast_mem_s_l, 0, 3);
     tcase_add_test(tc, fast_f32_flush);
+    tcase_add_loop_test(tc, fast_fp_interp_rcp, 0, 4);
     tcase_add_test(tc, fast_code_cache);
     suite_add_tcase(s, tc);
     return s;
