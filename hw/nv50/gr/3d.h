@@ -145,8 +145,8 @@ typedef struct NV50Gr3dState {
      */
     uint32_t mthd[NV50_3D_MTHD_SPACE / 4];
     /*
-     * What the queries read.  Nothing is drawn yet, so they stay 0 (a
-     * pipeline adds to them); COUNTER_RESET zeroes them.
+     * What the queries read: what the pipeline counted (3d-draw.c,
+     * gp.c, strmout.c, fp.c); COUNTER_RESET zeroes them.
      */
     uint32_t counter[NV50_3D_COUNTERS];
     uint32_t samplecnt;

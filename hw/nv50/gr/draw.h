@@ -199,8 +199,12 @@ bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
  */
 uint32_t *nv50_stage_code(NV50GrCall *c, unsigned prog, uint32_t entry,
                           size_t *nwords);
-/* c[] of program @prog: its SET_PROGRAM_CB buffers, read at first use. */
+/*
+ * c[] of program @prog: its SET_PROGRAM_CB buffers, read at first use;
+ * and its textures (the TeslaEnv's opaque is this, the sampler's too).
+ */
 typedef struct NV50StageCb {
+    NV50TexUnit tex;            /* first: nv50_tex_sample's opaque */
     NV50GrCall *c;
     const NV50GrShared *sh;
     unsigned prog;
@@ -213,12 +217,21 @@ bool nv50_stage_cb_read(void *opaque, TeslaSpace space, unsigned idx,
                         uint32_t addr, void *buf, unsigned size);
 void nv50_stage_cb_free(NV50StageCb *cb);
 /*
- * A TeslaEnv for program @prog with @gprs registers, c[] through @cb
- * (initialised here), l[] as LOCAL_SIZE_LOG says, the engine's abort
- * flag; the caller sets the code.
+ * A TeslaEnv for program @prog with @gprs registers, c[] and textures
+ * through @cb (initialised here), l[] as LOCAL_SIZE_LOG says, the
+ * engine's abort flag; the caller sets the code.
  */
 void nv50_stage_env(NV50GrCall *c, NV50Gr3dState *st, unsigned prog,
                     unsigned gprs, NV50StageCb *cb, TeslaEnv *env);
+/*
+ * Run a launch of the VP or GP (@stage names it in messages) on the MP
+ * @env names: the TeslaRun when it ran to its end (the caller reads it
+ * and frees it), else NULL with the error raised the hardware's way
+ * (DATA_ERROR for a malformed launch, TRAP_MP for a trap; an abandoned
+ * run is logged).
+ */
+TeslaRun *nv50_stage_exec(NV50GrCall *c, const char *stage,
+                          const TeslaEnv *env, const TeslaLaunch *tl);
 /*
  * o[] (@out_words words; NULL: none) of one vertex through the result
  * map at method @map_mthd (VP_RESULT_MAP(0) or GP_RESULT_MAP(0)), its

@@ -207,45 +207,24 @@ static void run_output(NV50Gp *g, TeslaRun *run)
 /* Run the gathered batch on its MP and hand on what it emitted. */
 static void run_batch(NV50Gp *g)
 {
-    NV50GrCall *c = g->c;
-    g_autofree char *err = NULL;
     TeslaLaunch tl = {
         .threads = g->threads, .in = g->in, .in_words = A_WORDS,
         .p = g->p, .p_words = g->p_used, .out_words = MAX(g->out_words, 1u),
         .max_emits = g->max_verts, .entry = g->entry,
         .local_uncleared = true,
     };
-    const TeslaResult *res;
     unsigned mp = g->batches++ % NV50_MPS;
     TeslaRun *run;
 
     g->st->counter[NV50_3D_COUNTER_GP_LAUNCHES] += g->threads;
     g->env.tpc_index = mp / NV50_MPS_PER_TPC;
     g->env.mp_index = mp % NV50_MPS_PER_TPC;
-    run = tesla_run_new(&g->env, &tl, &err);
+    run = nv50_stage_exec(g->c, "GP", &g->env, &tl);
     if (!run) {
-        nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR, NV50_GR_DERR_INVALID_VALUE,
-                      "GP launch: %s", err);
         g->failed = true;
         return;
     }
-    tesla_run_exec(run);
-    res = tesla_run_result(run);
-    if (res->status == TESLA_RUN_PAUSED) {
-        gemu_log_mask(LOG_GUEST_ERROR, "nv50: 3D draw on channel %d "
-                      "abandoned in the GP (reset or teardown)\n",
-                      c->ctx->chid);
-        g->failed = true;
-    } else if (res->status != TESLA_RUN_DONE) {
-        nv50_gr_trap(c, NV50_GR_TRAP_MP, NV50_MPC_TRAP_MP(g->env.mp_index),
-                     "GP on TP %u MP %u: %s at 0x%06x (warp %u): %s",
-                     g->env.tpc_index, g->env.mp_index,
-                     tesla_error_name(res->error), res->pc, res->warp,
-                     res->msg);
-        g->failed = true;
-    } else {
-        run_output(g, run);
-    }
+    run_output(g, run);
     tesla_run_free(run);
 }
 

@@ -10,8 +10,12 @@
  *              primitive restart): vertex indices into primitives
  *   vfetch.c   vertex attributes (VERTEX_ARRAY_*, inline data, VertexID/
  *              InstanceID) into VP inputs
- *   vp.c       VP (and GP) warps of 32 vertices on the TPC/MP model
+ *   vp.c       VP warps of 32 vertices on the TPC/MP model
  *              (tpc.c), their o[] outputs through VP_RESULT_MAP
+ *   gp.c       GP warps of 32 input primitives (GP_ENABLE): emitted
+ *              vertices through GP_RESULT_MAP into output primitives
+ *   strmout.c  stream output (transform feedback) of the primitives
+ *              after the VP or GP, before clipping
  *   clip.c     clipping (frustum, user planes, guard band), perspective
  *              divide, viewport and depth range, culling and front face:
  *              NV50PipeVertex -> NV50PipePrim

@@ -142,6 +142,7 @@ void nv50_stage_env(NV50GrCall *c, NV50Gr3dState *st, unsigned prog,
     cb->c = c;
     cb->sh = sh;
     cb->prog = prog;
+    cb->tex = (NV50TexUnit) { .c = c, .prog = prog };
     memset(env, 0, sizeof(*env));
     env->variant = TESLA_G84;
     env->prog = prog == NV50_GR_PROG_GP ? TESLA_PROG_GP : TESLA_PROG_VP;
@@ -152,6 +153,7 @@ void nv50_stage_env(NV50GrCall *c, NV50Gr3dState *st, unsigned prog,
     }
     env->mem_read = nv50_stage_cb_read;
     env->mem_write = vp_mem_write;
+    env->tex = nv50_tex_sample;
     env->opaque = cb;
     env->stop = nv50_engine_abort_flag(c->s);
     env->gprs = MIN(gprs, (uint32_t)TESLA_MAX_GPRS);
@@ -208,6 +210,37 @@ static void trace_vertex(NV50GrCall *c, unsigned v, const uint32_t *in,
     gemu_trace(TRACE_NV50_3D_VERTEX, "%s", s->str);
 }
 
+TeslaRun *nv50_stage_exec(NV50GrCall *c, const char *stage,
+                          const TeslaEnv *env, const TeslaLaunch *tl)
+{
+    g_autofree char *err = NULL;
+    const TeslaResult *res;
+    TeslaRun *run = tesla_run_new(env, tl, &err);
+
+    if (!run) {
+        nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR, NV50_GR_DERR_INVALID_VALUE,
+                      "%s launch: %s", stage, err);
+        return NULL;
+    }
+    tesla_run_exec(run);
+    res = tesla_run_result(run);
+    if (res->status == TESLA_RUN_PAUSED) {
+        gemu_log_mask(LOG_GUEST_ERROR, "nv50: 3D draw on channel %d "
+                      "abandoned in the %s (reset or teardown)\n",
+                      c->ctx->chid, stage);
+    } else if (res->status != TESLA_RUN_DONE) {
+        nv50_gr_trap(c, NV50_GR_TRAP_MP, NV50_MPC_TRAP_MP(env->mp_index),
+                     "%s on TP %u MP %u: %s at 0x%06x (warp %u): %s", stage,
+                     env->tpc_index, env->mp_index,
+                     tesla_error_name(res->error), res->pc, res->warp,
+                     res->msg);
+    } else {
+        return run;
+    }
+    tesla_run_free(run);
+    return NULL;
+}
+
 bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
                  unsigned in_words, unsigned n, NV50PipeVertex *out)
 {
@@ -239,9 +272,7 @@ bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
 
     min = g_new0(uint32_t, (size_t)MAX(in_words, 1u) * n);
     for (unsigned mp = 0; mp < NV50_MPS && ok; mp++) {
-        g_autofree char *err = NULL;
         TeslaLaunch tl = { 0 };
-        const TeslaResult *res;
         unsigned threads = 0;
         TeslaRun *run;
 
@@ -265,38 +296,19 @@ bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
         tl.local_uncleared = true;
         env.tpc_index = mp / NV50_MPS_PER_TPC;
         env.mp_index = mp % NV50_MPS_PER_TPC;
-        run = tesla_run_new(&env, &tl, &err);
+        run = nv50_stage_exec(c, "VP", &env, &tl);
         if (!run) {
-            nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR,
-                          NV50_GR_DERR_INVALID_VALUE, "VP launch: %s", err);
             ok = false;
             break;
         }
-        tesla_run_exec(run);
-        res = tesla_run_result(run);
-        if (res->status == TESLA_RUN_PAUSED) {
-            gemu_log_mask(LOG_GUEST_ERROR, "nv50: 3D draw on channel %d "
-                          "abandoned (reset or teardown)\n", c->ctx->chid);
-            ok = false;
-        } else if (res->status != TESLA_RUN_DONE) {
-            nv50_gr_trap(c, NV50_GR_TRAP_MP, NV50_MPC_TRAP_MP(env.mp_index),
-                         "VP on TP %u MP %u: %s at 0x%06x (warp %u): %s",
-                         env.tpc_index, env.mp_index,
-                         tesla_error_name(res->error), res->pc, res->warp,
-                         res->msg);
-            ok = false;
-        } else {
-            unsigned t = 0;
+        for (unsigned w = mp, t = 0; w < warps; w += NV50_MPS) {
+            unsigned first = w * TESLA_WARP_SIZE;
+            unsigned cnt = MIN(n - first, (unsigned)TESLA_WARP_SIZE);
 
-            for (unsigned w = mp; w < warps; w += NV50_MPS) {
-                unsigned first = w * TESLA_WARP_SIZE;
-                unsigned cnt = MIN(n - first, (unsigned)TESLA_WARP_SIZE);
-
-                for (unsigned l = 0; l < cnt; l++, t++) {
-                    nv50_result_map(st, NV50_3D_VP_RESULT_MAP(0), map_size,
-                                    tesla_run_out(run, t), out_words,
-                                    &out[first + l]);
-                }
+            for (unsigned l = 0; l < cnt; l++, t++) {
+                nv50_result_map(st, NV50_3D_VP_RESULT_MAP(0), map_size,
+                                tesla_run_out(run, t), out_words,
+                                &out[first + l]);
             }
         }
         tesla_run_free(run);
