@@ -10,12 +10,10 @@
  * SPDX-License-Identifier: MIT
  */
 #include <math.h>
-#include "nv50-gr-rig.h"
-#include "hw/nv50/gr/draw.h"
-#include "target/tesla.h"
+#include "nv50-draw-rig.h"
 #include "gemu/half.h"
 
-#define SUBC        7
+#define SUBC        DRAW_SUBC
 #define H_3D        0xbeef3d01u
 
 #define VA_CODE     (GR_VA_DATA + 0x00000)
@@ -36,68 +34,6 @@
 #define T_FLOAT     0x3f
 #define T_UNORM     0x12
 #define T_UINT      0x24
-
-#define MAXPRIMS    64
-
-typedef struct Cap {
-    unsigned n;
-    NV50PrimKind kind[MAXPRIMS];
-    RasterVert scr[MAXPRIMS][3];
-    uint32_t out[MAXPRIMS][3][8];
-    uint32_t prov[MAXPRIMS][8];
-    bool front[MAXPRIMS];
-} Cap;
-
-static Cap cap;
-
-static void capture(void *opaque, const NV50PipePrim *p)
-{
-    Cap *c = opaque;
-
-    ck_assert_uint_lt(c->n, MAXPRIMS);
-    c->kind[c->n] = p->kind;
-    c->front[c->n] = p->front;
-    for (unsigned i = 0; i < p->nverts; i++) {
-        c->scr[c->n][i] = p->scr[i];
-        memcpy(c->out[c->n][i], p->v[i]->out, 32);
-    }
-    memcpy(c->prov[c->n], p->provoking->out, 32);
-    c->n++;
-}
-
-static void m(uint32_t mthd, uint32_t data)
-{
-    gr_call(SUBC, mthd, data);
-}
-
-static uint32_t f2u(float f)
-{
-    uint32_t u;
-
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static float u2f(uint32_t u)
-{
-    float f;
-
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static void mf(uint32_t mthd, float f)
-{
-    m(mthd, f2u(f));
-}
-
-static NV50Gr3dState *state(void)
-{
-    NV50Gr3dState *st = gr.ctx->state[NV50_GR_3D];
-
-    ck_assert_ptr_nonnull(st);
-    return st;
-}
 
 /* the VP: o[0..3] = a[0..3] with x, y scaled by c0[0]; o[4..7] = a[4..7] */
 static const char vp_src[] =
@@ -124,24 +60,7 @@ static const char vp_src[] =
 
 static void load_vp(const char *src)
 {
-    g_autoptr(GArray) w = g_array_new(false, false, sizeof(uint32_t));
-    g_autofree char *err = NULL;
-
-    ck_assert_msg(tesla_assemble(TESLA_G84, TESLA_PROG_VP, src, w, &err),
-                  "%s", err ? err : "");
-    for (unsigned i = 0; i < w->len; i++) {
-        gr_wr32(VA_CODE + i * 4, g_array_index(w, uint32_t, i));
-    }
-}
-
-static void array(unsigned i, uint64_t va, uint32_t stride, uint32_t bytes)
-{
-    m(NV50_3D_VERTEX_ARRAY_FETCH(i), NV50_3D_VERTEX_ARRAY_FETCH_ENABLE |
-      stride);
-    m(NV50_3D_VERTEX_ARRAY_START_HIGH(i), (uint32_t)(va >> 32));
-    m(NV50_3D_VERTEX_ARRAY_START_HIGH(i) + 4, (uint32_t)va);
-    m(NV50_3D_VERTEX_ARRAY_LIMIT_HIGH(i), (uint32_t)((va + bytes - 1) >> 32));
-    m(NV50_3D_VERTEX_ARRAY_LIMIT_HIGH(i) + 4, (uint32_t)(va + bytes - 1));
+    load_prog(VA_CODE, TESLA_PROG_VP, src);
 }
 
 /*
@@ -206,14 +125,6 @@ static void vtx(unsigned i, float x, float y, float z, float w)
     for (unsigned k = 0; k < 4; k++) {
         gr_wr32(VA_VB1 + 16 * i + 4 * k, f2u(i + k * 0.25f));
     }
-}
-
-static void draw_arrays(unsigned prim, uint32_t first, uint32_t count)
-{
-    m(NV50_3D_VERTEX_BEGIN_GL, prim);
-    m(NV50_3D_VERTEX_BUFFER_FIRST, first);
-    m(NV50_3D_VERTEX_BUFFER_COUNT, count);
-    m(NV50_3D_VERTEX_END_GL, 0);
 }
 
 /* which vertex (colour x) vertex @k of captured prim @p came from */

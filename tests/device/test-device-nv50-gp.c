@@ -11,11 +11,9 @@
  * SPDX-License-Identifier: MIT
  */
 #include <math.h>
-#include "nv50-gr-rig.h"
-#include "hw/nv50/gr/draw.h"
-#include "target/tesla.h"
+#include "nv50-draw-rig.h"
 
-#define SUBC        7
+#define SUBC        DRAW_SUBC
 #define H_3D        0xbeef3d01u
 
 #define VA_VPCODE   (GR_VA_DATA + 0x00000)
@@ -27,54 +25,6 @@
 #define VA_QUERY    (GR_VA_DATA + 0x50000)
 
 #define FMT_F32x4   (0x01u << 19 | 0x3fu << 25)
-#define MAXPRIMS    128
-
-typedef struct Cap {
-    unsigned n;
-    NV50PrimKind kind[MAXPRIMS];
-    RasterVert scr[MAXPRIMS][3];
-    uint32_t out[MAXPRIMS][3][8];
-} Cap;
-
-static Cap cap;
-
-static void capture(void *opaque, const NV50PipePrim *p)
-{
-    Cap *c = opaque;
-
-    ck_assert_uint_lt(c->n, MAXPRIMS);
-    c->kind[c->n] = p->kind;
-    for (unsigned i = 0; i < p->nverts; i++) {
-        c->scr[c->n][i] = p->scr[i];
-        memcpy(c->out[c->n][i], p->v[i]->out, 32);
-    }
-    c->n++;
-}
-
-static void m(uint32_t mthd, uint32_t data)
-{
-    gr_call(SUBC, mthd, data);
-}
-
-static uint32_t f2u(float f)
-{
-    uint32_t u;
-
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static void load(uint64_t va, TeslaProgType prog, const char *src)
-{
-    g_autoptr(GArray) w = g_array_new(false, false, sizeof(uint32_t));
-    g_autofree char *err = NULL;
-
-    ck_assert_msg(tesla_assemble(TESLA_G84, prog, src, w, &err), "%s",
-                  err ? err : "");
-    for (unsigned i = 0; i < w->len; i++) {
-        gr_wr32(va + i * 4, g_array_index(w, uint32_t, i));
-    }
-}
 
 /* the VP: o[0..7] = a[0..7] (position, colour) */
 static const char vp_src[] =
@@ -87,23 +37,6 @@ static const char vp_src[] =
     "mov b32 o[0x10] $r4\n" "mov b32 o[0x14] $r5\n"
     "mov b32 o[0x18] $r6\n" "mov b32 o[0x1c] $r7\n"
     "exit nop\n";
-
-static NV50Gr3dState *state(void)
-{
-    NV50Gr3dState *st = gr.ctx->state[NV50_GR_3D];
-
-    ck_assert_ptr_nonnull(st);
-    return st;
-}
-
-static void array(unsigned i, uint64_t va)
-{
-    m(NV50_3D_VERTEX_ARRAY_FETCH(i), NV50_3D_VERTEX_ARRAY_FETCH_ENABLE | 16);
-    m(NV50_3D_VERTEX_ARRAY_START_HIGH(i), (uint32_t)(va >> 32));
-    m(NV50_3D_VERTEX_ARRAY_START_HIGH(i) + 4, (uint32_t)va);
-    m(NV50_3D_VERTEX_ARRAY_LIMIT_HIGH(i), (uint32_t)((va + 0xfff) >> 32));
-    m(NV50_3D_VERTEX_ARRAY_LIMIT_HIGH(i) + 4, (uint32_t)(va + 0xfff));
-}
 
 /*
  * A G84_3D object with Mesa's usual state, the VP above with an
@@ -118,7 +51,7 @@ static void setup_class(uint16_t class_id)
     m(NV50_3D_DMA_CODE_CB, GR_DMA_VM);
     m(NV50_3D_DMA_QUERY, GR_DMA_VM);
     nv50_3d_draw_set_emit(state(), capture, &cap);
-    load(VA_VPCODE, TESLA_PROG_VP, vp_src);
+    load_prog(VA_VPCODE, TESLA_PROG_VP, vp_src);
     m(NV50_3D_VP_ADDRESS_HIGH, (uint32_t)(VA_VPCODE >> 32));
     m(NV50_3D_VP_ADDRESS_LOW, (uint32_t)VA_VPCODE);
     m(NV50_3D_GP_ADDRESS_HIGH, (uint32_t)(VA_GPCODE >> 32));
@@ -132,8 +65,8 @@ static void setup_class(uint16_t class_id)
     m(NV50_3D_VP_ATTR_EN(0), 0xff);
     m(NV50_3D_VERTEX_ARRAY_ATTRIB(0), FMT_F32x4 | 0);
     m(NV50_3D_VERTEX_ARRAY_ATTRIB(1), FMT_F32x4 | 1);
-    array(0, VA_VB0);
-    array(1, VA_VB1);
+    array(0, VA_VB0, 16, 0x1000);
+    array(1, VA_VB1, 16, 0x1000);
     for (unsigned i = 0; i < 3; i++) {
         m(NV50_3D_VIEWPORT_SCALE_X + 4 * i, f2u(i == 2 ? 0.5f : 32.0f));
         m(NV50_3D_VIEWPORT_TRANSLATE_X + 4 * i, f2u(i == 2 ? 0.5f : 32.0f));
@@ -165,7 +98,7 @@ static void teardown(void)
  */
 static void gp(const char *src, unsigned type, unsigned verts)
 {
-    load(VA_GPCODE, TESLA_PROG_GP, src);
+    load_prog(VA_GPCODE, TESLA_PROG_GP, src);
     m(NV50_3D_GP_START_ID, 0);
     m(NV50_3D_GP_REG_ALLOC_TEMP, 16);
     m(NV50_3D_GP_REG_ALLOC_RESULT, 8);
@@ -187,14 +120,6 @@ static void vtx(unsigned i, float x, float y)
         gr_wr32(VA_VB0 + 16 * i + 4 * k, f2u(pos[k]));
         gr_wr32(VA_VB1 + 16 * i + 4 * k, f2u(col[k]));
     }
-}
-
-static void draw_arrays(unsigned prim, uint32_t first, uint32_t count)
-{
-    m(NV50_3D_VERTEX_BEGIN_GL, prim);
-    m(NV50_3D_VERTEX_BUFFER_FIRST, first);
-    m(NV50_3D_VERTEX_BUFFER_COUNT, count);
-    m(NV50_3D_VERTEX_END_GL, 0);
 }
 
 /* QUERY_GET @get (Mesa's words) at VA_QUERY: word @word of the record */
@@ -397,29 +322,27 @@ START_TEST(gp_restart_strips)
 END_TEST
 
 /* every input vertex re-emitted as a point, o[0x1c] = its index */
+#define PASS4 \
+    FETCH(0x0) PASS("$r4") FETCH(0x4) PASS("$r4") \
+    FETCH(0x8) PASS("$r4") FETCH(0xc) PASS("$r4")
 static const char gp_adj6[] =
-    FETCH(0x0) PASS("$r4")
-    FETCH(0x4) PASS("$r4")
-    FETCH(0x8) PASS("$r4")
-    FETCH(0xc) PASS("$r4")
-    FETCH(0x10) PASS("$r4")
-    FETCH(0x14) PASS("$r4")
-    "exit nop\n";
-static const char gp_adj4[] =
-    FETCH(0x0) PASS("$r4")
-    FETCH(0x4) PASS("$r4")
-    FETCH(0x8) PASS("$r4")
-    FETCH(0xc) PASS("$r4")
-    "exit nop\n";
+    PASS4 FETCH(0x10) PASS("$r4") FETCH(0x14) PASS("$r4") "exit nop\n";
+static const char gp_adj4[] = PASS4 "exit nop\n";
 
-/* the input vertices (colour r = index) the GP saw, thread by thread */
-static void check_inputs(const unsigned *want, unsigned n)
+/*
+ * Draw @count vertices as @prim: the input vertices (colour r = index)
+ * the GP saw, thread by thread, are @want[0..n)
+ */
+static void check_inputs(unsigned prim, unsigned count, const unsigned *want,
+                         unsigned n)
 {
+    cap.n = 0;
+    draw_arrays(prim, 0, count);
     ck_assert_uint_eq(cap.n, n);
     for (unsigned p = 0; p < n; p++) {
         ck_assert_msg(cap.out[p][0][4] == f2u(want[p]),
                       "point %u: vertex %g, want %u", p,
-                      *(float *)&cap.out[p][0][4], want[p]);
+                      u2f(cap.out[p][0][4]), want[p]);
     }
 }
 
@@ -441,23 +364,13 @@ START_TEST(gp_adjacency)
     for (unsigned i = 0; i < 12; i++) {
         vtx(i, i / 16.0f, (i & 1) / 4.0f);
     }
-    m(NV50_3D_RASTERIZE_ENABLE, 1);
     gp(gp_adj6, NV50_3D_GP_OUTPUT_PRIMITIVE_TYPE_POINTS, 6);
-    draw_arrays(NV50_GL_TRIANGLES_ADJ, 0, 12);
-    check_inputs(tri_adj, 12);
-    cap.n = 0;
-    draw_arrays(NV50_GL_TRIANGLE_STRIP_ADJ, 0, 6);
-    check_inputs(strip1, 6);
-    cap.n = 0;
-    draw_arrays(NV50_GL_TRIANGLE_STRIP_ADJ, 0, 12);
-    check_inputs(strip4, 24);
+    check_inputs(NV50_GL_TRIANGLES_ADJ, 12, tri_adj, 12);
+    check_inputs(NV50_GL_TRIANGLE_STRIP_ADJ, 6, strip1, 6);
+    check_inputs(NV50_GL_TRIANGLE_STRIP_ADJ, 12, strip4, 24);
     gp(gp_adj4, NV50_3D_GP_OUTPUT_PRIMITIVE_TYPE_POINTS, 4);
-    cap.n = 0;
-    draw_arrays(NV50_GL_LINES_ADJ, 0, 8);
-    check_inputs(line_adj, 8);
-    cap.n = 0;
-    draw_arrays(NV50_GL_LINE_STRIP_ADJ, 0, 5);
-    check_inputs(line_strip_adj, 8);
+    check_inputs(NV50_GL_LINES_ADJ, 8, line_adj, 8);
+    check_inputs(NV50_GL_LINE_STRIP_ADJ, 5, line_strip_adj, 8);
 }
 END_TEST
 

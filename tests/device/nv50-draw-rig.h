@@ -1,0 +1,110 @@
+/*
+ * What the 3D front-end suites (test-device-nv50-draw.c, -gp.c) share
+ * on top of nv50-gr-rig.h: a 3D object on subchannel DRAW_SUBC driven
+ * by direct method calls, the primitives caught before the back end
+ * (nv50_3d_draw_set_emit(state(), capture, &cap)), programs assembled
+ * in-tree into the channel's memory, vertex arrays, draws.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef TESTS_DEVICE_NV50_DRAW_RIG_H
+#define TESTS_DEVICE_NV50_DRAW_RIG_H
+
+#include "nv50-gr-rig.h"
+#include "gemu/bitops.h"
+#include "hw/nv50/gr/draw.h"
+#include "target/tesla.h"
+
+#define DRAW_SUBC       7
+#define MAXPRIMS        128
+
+/* The primitives a draw handed to the back end, their first 8 words. */
+typedef struct Cap {
+    unsigned n;
+    NV50PrimKind kind[MAXPRIMS];
+    RasterVert scr[MAXPRIMS][3];
+    uint32_t out[MAXPRIMS][3][8];
+    uint32_t prov[MAXPRIMS][8];
+    bool front[MAXPRIMS];
+} Cap;
+
+static Cap cap;
+
+static inline void capture(void *opaque, const NV50PipePrim *p)
+{
+    Cap *c = opaque;
+
+    ck_assert_uint_lt(c->n, MAXPRIMS);
+    c->kind[c->n] = p->kind;
+    c->front[c->n] = p->front;
+    for (unsigned i = 0; i < p->nverts; i++) {
+        c->scr[c->n][i] = p->scr[i];
+        memcpy(c->out[c->n][i], p->v[i]->out, 32);
+    }
+    memcpy(c->prov[c->n], p->provoking->out, 32);
+    c->n++;
+}
+
+static inline void m(uint32_t mthd, uint32_t data)
+{
+    gr_call(DRAW_SUBC, mthd, data);
+}
+
+static inline uint32_t f2u(float f)
+{
+    return f32_to_bits(f);
+}
+
+static inline float u2f(uint32_t u)
+{
+    return bits_to_f32(u);
+}
+
+static inline void mf(uint32_t mthd, float f)
+{
+    m(mthd, f2u(f));
+}
+
+static inline NV50Gr3dState *state(void)
+{
+    NV50Gr3dState *st = gr.ctx->state[NV50_GR_3D];
+
+    ck_assert_ptr_nonnull(st);
+    return st;
+}
+
+/* Program @src of type @prog assembled to @va. */
+static inline void load_prog(uint64_t va, TeslaProgType prog,
+                             const char *src)
+{
+    g_autoptr(GArray) w = g_array_new(false, false, sizeof(uint32_t));
+    g_autofree char *err = NULL;
+
+    ck_assert_msg(tesla_assemble(TESLA_G84, prog, src, w, &err), "%s",
+                  err ? err : "");
+    for (unsigned i = 0; i < w->len; i++) {
+        gr_wr32(va + i * 4, g_array_index(w, uint32_t, i));
+    }
+}
+
+/* Vertex array @i: @bytes at @va, @stride bytes a vertex. */
+static inline void array(unsigned i, uint64_t va, uint32_t stride,
+                         uint32_t bytes)
+{
+    m(NV50_3D_VERTEX_ARRAY_FETCH(i), NV50_3D_VERTEX_ARRAY_FETCH_ENABLE |
+      stride);
+    m(NV50_3D_VERTEX_ARRAY_START_HIGH(i), (uint32_t)(va >> 32));
+    m(NV50_3D_VERTEX_ARRAY_START_HIGH(i) + 4, (uint32_t)va);
+    m(NV50_3D_VERTEX_ARRAY_LIMIT_HIGH(i), (uint32_t)((va + bytes - 1) >> 32));
+    m(NV50_3D_VERTEX_ARRAY_LIMIT_HIGH(i) + 4, (uint32_t)(va + bytes - 1));
+}
+
+static inline void draw_arrays(unsigned prim, uint32_t first, uint32_t count)
+{
+    m(NV50_3D_VERTEX_BEGIN_GL, prim);
+    m(NV50_3D_VERTEX_BUFFER_FIRST, first);
+    m(NV50_3D_VERTEX_BUFFER_COUNT, count);
+    m(NV50_3D_VERTEX_END_GL, 0);
+}
+
+#endif
