@@ -13,6 +13,8 @@
 #include "hw/nv50/surface.h"
 #include "hw/nv50/gr/3d.h"
 #include "hw/nv50/gr/pipe.h"
+#include "hw/nv50/gr/rop.h"
+#include "hw/nv50/gr/msaa.h"
 #include <math.h>
 
 #define SUBC_3D     7
@@ -1047,6 +1049,68 @@ START_TEST(test_rop_write_iblend)
 }
 END_TEST
 
+/*
+ * Writes to 8-bit UNORM formats with every channel on and no blending
+ * (the ROP's plain_unorm8 path) against nv50_rop_encode + pack, with
+ * and without ALPHA_TO_ONE: rounding boundaries, out of range, NaN,
+ * infinities; the X channel of BGRX8; sRGB (not that path) alike.
+ */
+START_TEST(test_rop_write_unorm8_plain)
+{
+    static const uint32_t ids[] = { 0xcf, 0xd5, 0xe6, 0xd0 };
+    const float v[] = {
+        NAN, -0.0f, -1.0f, 0.0f, 0.5f / 255 - 1e-6f, 0.5f / 255,
+        127.5f / 255, 127.5f / 255 + 1e-6f, 0.2f, 0.999f, 1.0f, 1.5f,
+        INFINITY, -INFINITY,
+    };
+    const unsigned nv = G_N_ELEMENTS(v);
+    TSurf t = tsurf(RT_VA, 4, false, 4, 4, 0);
+    NV50GrCall c = call();
+
+    m(0x121c, (076543210 << 4) | 1);
+    m(0x0ff4, 0);
+    m(0x0ff8, 0);
+    m(0x0f90, 0);
+    m(0x1a00, 0x1111);
+    m(0x1360, 0);
+    for (unsigned fi = 0; fi < G_N_ELEMENTS(ids); fi++) {
+        const NV50RopFormat *f = nv50_rop_format(ids[fi]);
+
+        ck_assert_ptr_nonnull(f);
+        set_rt(0, RT_VA, ids[fi], false, 4, 4, 0);
+        for (unsigned i = 0; i < nv * nv * 2; i++) {
+            bool to_one = i % 2;
+            float col[NV50_PIPE_RTS][4] = {
+                { v[i / 2 % nv], v[i / 2 / nv], v[(i / 2 + 3) % nv],
+                  v[(i / 2 * 7) % nv] },
+            };
+            float want_c[4];
+            uint32_t raw[4];
+            uint8_t want[16] = { 0 }, e[4];
+            NV50Rop *r;
+
+            m(NV50_3D_MULTISAMPLE_CTRL,
+              to_one ? NV50_3D_MULTISAMPLE_CTRL_ALPHA_TO_ONE : 0);
+            memcpy(want_c, col[0], sizeof(want_c));
+            if (to_one) {
+                want_c[3] = 1.0f;
+            }
+            nv50_rop_encode(f, want_c, raw);
+            nv50_rop_pack(f, raw, want);
+            r = nv50_rop_begin(&c, state());
+            nv50_rop_write(r, 1, 2, 0, col);
+            nv50_rop_end(r);
+            elem_get(&t, 1, 2, e);
+            ck_assert_msg(!memcmp(e, want, 4), "format 0x%x colour %g %g %g "
+                          "%g%s: %08x, not %08x", ids[fi], col[0][0],
+                          col[0][1], col[0][2], col[0][3],
+                          to_one ? " (alpha to one)" : "", le32(e),
+                          le32(want));
+        }
+    }
+}
+END_TEST
+
 /* Bounds: scissor, screen scissor, the surfaces; a fault traps */
 START_TEST(test_rop_bounds_fault)
 {
@@ -1094,6 +1158,7 @@ Suite *nv50_rop_suite(void)
     tcase_add_test(tc, test_rop_write_unorm_masks_logic);
     tcase_add_test(tc, test_rop_write_independent);
     tcase_add_test(tc, test_rop_write_iblend);
+    tcase_add_test(tc, test_rop_write_unorm8_plain);
     tcase_add_test(tc, test_rop_bounds_fault);
     suite_add_tcase(su, tc);
     return su;

@@ -278,6 +278,12 @@ static void fp_output(FpDraw *d, const uint32_t *reg, const FpQuad *q,
         ncol = d->results - 1;
     }
     for (unsigned rt = 0; rt < nrt; rt++) {
+        if (rt * 4 + 4 <= ncol) {
+            /* the register bits as they are, in one store: the copies
+               below then load what one store wrote */
+            memcpy(color[rt], reg + rt * 4, sizeof(color[rt]));
+            continue;
+        }
         for (unsigned k = 0; k < 4; k++) {
             color[rt][k] = rt * 4 + k < ncol ? bits_to_f32(reg[rt * 4 + k])
                                              : 0.0f;

@@ -213,6 +213,19 @@ float nv50_rop_srgb_decode(float s)
 
 /* --- channels --- */
 
+/* @v to a UNORM channel of all-ones @mask: clamped, rounded to nearest */
+static inline uint32_t encode_unorm(float v, uint32_t mask)
+{
+    if (!(v > 0)) {
+        return 0;
+    }
+    if (v >= 1) {
+        return mask;
+    }
+    /* floor of a positive value: the conversion's truncation */
+    return (uint32_t)(v * mask + 0.5f);
+}
+
 static uint32_t encode_ch(const NV50RopFormat *f, unsigned ch, float v)
 {
     unsigned bits = f->bits[ch];
@@ -221,14 +234,7 @@ static uint32_t encode_ch(const NV50RopFormat *f, unsigned ch, float v)
 
     switch (f->kind) {
     case NV50_ROP_UNORM:
-        if (!(v > 0)) {
-            return 0;
-        }
-        if (v >= 1) {
-            return mask;
-        }
-        /* floor of a positive value: the conversion's truncation */
-        return (uint32_t)(v * mask + 0.5f);
+        return encode_unorm(v, mask);
     case NV50_ROP_SNORM: {
         int32_t max = (1 << (bits - 1)) - 1;
 
@@ -312,6 +318,26 @@ void nv50_rop_encode(const NV50RopFormat *f, const float rgba[4],
         }
         raw[ch] = encode_ch(f, ch, v);
     }
+}
+
+bool nv50_rop_is_unorm8x4(const NV50RopFormat *f)
+{
+    return f->kind == NV50_ROP_UNORM && f->bpp == 4 && f->nch == 4 &&
+           !f->srgb && f->bits[0] == 8 && f->bits[1] == 8 &&
+           f->bits[2] == 8 && f->bits[3] == 8;
+}
+
+uint32_t nv50_rop_unorm8x4(const NV50RopFormat *f, const float rgba[4])
+{
+    uint32_t w = 0;
+
+    for (unsigned ch = 0; ch < 4; ch++) {
+        unsigned comp = f->comp[ch];
+
+        w |= encode_unorm(comp == NV50_ROP_X ? 1.0f : rgba[comp], 0xff)
+             << (8 * ch);
+    }
+    return w;
 }
 
 void nv50_rop_decode(const NV50RopFormat *f, const uint32_t raw[4],

@@ -167,6 +167,9 @@ typedef struct RopRt {
     unsigned mask;              /* RGBA write mask, bit 0 = R */
     bool clamp;                 /* FRAG_COLOR_CLAMP_EN */
     RopBlend blend;
+    /* 8-bit UNORM x 4, every channel written, no blending or logic op:
+       nothing read, no clamp needed (nv50_rop_unorm8x4) */
+    bool plain_unorm8;
 } RopRt;
 
 typedef struct RopStencilSide {
@@ -530,11 +533,41 @@ static bool elem_rw(NV50Rop *r, RopSurf *s, uint32_t x, uint32_t y,
  * Elements [@x0, @x1) of row @y of @s to @val where @msk has bits (all
  * of @val if @msk is NULL): span by span, chunk by chunk.
  */
+#define FILL_PATTERN    64      /* bytes: a multiple of every bpp but 3 */
+
+/*
+ * @n bytes at @p of elements @pat repeats (FILL_PATTERN bytes of them),
+ * from byte @ph of an element of @bpp bytes; returns the byte after.
+ */
+static unsigned fill_pattern(uint8_t *p, uint32_t n, const uint8_t *pat,
+                             unsigned ph, unsigned bpp)
+{
+    uint32_t done = MIN(n, FILL_PATTERN - ph);
+
+    memcpy(p, pat + ph, done);
+    while (done < n) {
+        uint32_t k = MIN(n - done, (uint32_t)FILL_PATTERN);
+
+        memcpy(p + done, pat, k);
+        done += k;
+    }
+    return (ph + n) % bpp;
+}
+
 static void fill_row(NV50Rop *r, RopSurf *s, uint32_t x0, uint32_t x1,
                      uint32_t y, const uint8_t *val, const uint8_t *msk)
 {
     uint64_t xb = (uint64_t)x0 * s->bpp, end = (uint64_t)x1 * s->bpp;
     unsigned bpp = s->bpp;
+    uint8_t patbuf[FILL_PATTERN];
+    const uint8_t *pat = NULL;
+
+    if (bpp && FILL_PATTERN % bpp == 0) {
+        for (unsigned i = 0; i < FILL_PATTERN; i++) {
+            patbuf[i] = val[i % bpp];
+        }
+        pat = patbuf;
+    }
 
     while (xb < end && !r->dead) {
         uint64_t addr = s->addr + nv50_surface_offset(&s->sf, xb, y, s->z);
@@ -553,11 +586,15 @@ static void fill_row(NV50Rop *r, RopSurf *s, uint32_t x0, uint32_t x1,
                 return;
             }
             p = k->data + off;
-            for (uint32_t i = 0; i < n; i++) {
-                p[i] = msk ? (p[i] & ~msk[ph]) | (val[ph] & msk[ph])
-                           : val[ph];
-                if (++ph == bpp) {
-                    ph = 0;
+            if (!msk && pat) {
+                ph = fill_pattern(p, n, pat, ph, bpp);
+            } else {
+                for (uint32_t i = 0; i < n; i++) {
+                    p[i] = msk ? (p[i] & ~msk[ph]) | (val[ph] & msk[ph])
+                               : val[ph];
+                    if (++ph == bpp) {
+                        ph = 0;
+                    }
                 }
             }
             chunk_dirty(k, off, n);
@@ -911,6 +948,12 @@ static void setup_state(NV50Rop *r)
                       "nv50: 3D ROP: LOGIC_OP 0x%x is not an op, COPY\n",
                       get(st, M_LOGIC_OP));
         r->logic_op = 3;
+    }
+    for (unsigned i = 0; i < NV50_PIPE_RTS; i++) {
+        RopRt *t = &r->rt[i];
+
+        t->plain_unorm8 = t->fmt && nv50_rop_is_unorm8x4(t->fmt) &&
+                          t->mask == 0xf && !t->blend.enable && !r->logic;
     }
     r->alpha_to_one = get(st, NV50_3D_MULTISAMPLE_CTRL) &
                       NV50_3D_MULTISAMPLE_CTRL_ALPHA_TO_ONE;
@@ -1368,6 +1411,14 @@ static void rt_write(NV50Rop *r, unsigned i, uint32_t xs, uint32_t ys,
         return;
     }
     memcpy(c, col, sizeof(c));
+    if (t->plain_unorm8) {
+        if (r->alpha_to_one) {
+            c[3] = 1;
+        }
+        stn_le_p(e, 4, nv50_rop_unorm8x4(f, c));
+        elem_rw(r, s, xs, ys, e, true);
+        return;
+    }
     if (do_blend || do_logic || t->mask != 0xf) {
         if (!elem_rw(r, s, xs, ys, e, false)) {
             return;

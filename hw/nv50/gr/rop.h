@@ -55,6 +55,12 @@ void nv50_rop_encode(const NV50RopFormat *f, const float rgba[4],
                      uint32_t raw[4]);
 void nv50_rop_decode(const NV50RopFormat *f, const uint32_t raw[4],
                      float rgba[4]);
+/*
+ * Formats of four 8-bit UNORM channels, not sRGB (BGRA8, RGBA8, BGRX8 ...):
+ * the element as a little-endian word, nv50_rop_encode and _pack in one.
+ */
+bool nv50_rop_is_unorm8x4(const NV50RopFormat *f);
+uint32_t nv50_rop_unorm8x4(const NV50RopFormat *f, const float rgba[4]);
 /* Raw channel values <-> the element's bytes. */
 void nv50_rop_pack(const NV50RopFormat *f, const uint32_t raw[4],
                    uint8_t *elem);
