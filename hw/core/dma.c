@@ -77,6 +77,31 @@ void dma_as_init(DmaAddressSpace *as, const char *name, GuestRAM *ram)
     as->name = name;
     as->ram = ram;
     as->tap = NULL;
+    as->master = NULL;
+}
+
+/*
+ * The master may not issue the access: refuse it whole (@buf, a read's
+ * buffer, all-ones), before any tap
+ * (a recording holds no DMA_READ for it, a replay serves none: the bus
+ * master state comes from the replayed config writes).
+ */
+static bool dma_refused(DmaAddressSpace *as, hwaddr addr, void *buf,
+                        size_t len, bool is_write)
+{
+    const DmaMaster *m = as->master;
+
+    if (!m || m->enabled(m->opaque)) {
+        return false;
+    }
+    gemu_log_mask(LOG_GUEST_ERROR, "%s: DMA %s of %zu bytes at 0x%" PRIx64
+                  " refused: bus mastering is off (master abort)\n",
+                  as->name, is_write ? "write" : "read", len, addr);
+    if (!is_write) {
+        memset(buf, 0xff, len);
+    }
+    m->aborted(m->opaque);
+    return true;
 }
 
 /* Walk [addr, addr+len) block by block; false at the first hole. */
@@ -117,6 +142,9 @@ bool dma_read(DmaAddressSpace *as, hwaddr addr, void *buf, size_t len)
     const DmaTap *tap = as->tap;
     bool ok;
 
+    if (dma_refused(as, addr, buf, len, false)) {
+        return false;
+    }
     if (tap && tap->read) {
         return tap->read(tap->opaque, addr, buf, len);
     }
@@ -132,6 +160,9 @@ bool dma_write(DmaAddressSpace *as, hwaddr addr, const void *buf,
 {
     const DmaTap *tap = as->tap;
 
+    if (dma_refused(as, addr, NULL, len, true)) {
+        return false;
+    }
     if (tap && tap->write) {
         return tap->write(tap->opaque, addr, buf, len);
     }

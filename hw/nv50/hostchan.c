@@ -122,6 +122,10 @@ bool nv50_hostchan_init(NV50HostChan *c, NV50State *s,
         *err = g_strdup("host channel layout does not fit the card");
         return false;
     }
+    /* the driver's pci_set_master(): the channel reads guest RAM */
+    pci_config_write(PCI_DEVICE(s), PCI_COMMAND,
+                     pci_config_read(PCI_DEVICE(s), PCI_COMMAND, 2) |
+                     PCI_COMMAND_MASTER, 2);
     c->pd = cfg->inst + INST_PD;
     c->ramfc = cfg->inst + INST_RAMFC;
     c->ramht = cfg->inst + INST_RAMHT;

@@ -372,6 +372,7 @@ NV50State *nv50_new(GemuClock *clock, GuestRAM *ram, uint64_t vram_size,
     pci_device_init(PCI_DEVICE(s), &nv50_ops, "nv50", &ids);
     s->clock = clock;
     dma_as_init(&s->dma, "nv50-dma", ram);
+    pci_set_dma_master(PCI_DEVICE(s), &s->dma);
     if (vram_size) {
         device_set_prop_uint(DEVICE(s), "vram-size", vram_size, NULL);
     }

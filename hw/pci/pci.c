@@ -34,6 +34,8 @@ void pci_device_init(PCIDevice *d, const DeviceOps *ops, const char *id,
     memset(d->bars, 0, sizeof(d->bars));
     d->intx_level = 0;
     irq_line_init(&d->intx, NULL, NULL, 0);
+    g_atomic_int_set(&d->bus_master, 0);
+    g_atomic_int_set(&d->master_abort, 0);
 
     set_w(d->config, PCI_VENDOR_ID, 2, ids->vendor_id);
     set_w(d->config, PCI_DEVICE_ID, 2, ids->device_id);
@@ -107,21 +109,39 @@ static void pci_update_irq(PCIDevice *d)
                   d->intx_level && !(cmd & PCI_COMMAND_INTX_DISABLE));
 }
 
+/* After config[] changed: what the DMA threads read of it. */
+static void pci_update_master(PCIDevice *d)
+{
+    uint16_t cmd = get_w(d->config, PCI_COMMAND, 2);
+
+    g_atomic_int_set(&d->bus_master, !!(cmd & PCI_COMMAND_MASTER));
+}
+
 void pci_device_reset(PCIDevice *d)
 {
     memcpy(d->config, d->reset_config, sizeof(d->config));
+    g_atomic_int_set(&d->master_abort, 0);
+    pci_update_master(d);
     pci_update_irq(d);
 }
 
 uint32_t pci_config_read(PCIDevice *d, uint32_t addr, unsigned len)
 {
+    uint32_t v;
+
     if ((len != 1 && len != 2 && len != 4) || addr + len > PCI_CONFIG_SIZE
         || (addr & (len - 1))) {
         gemu_log_mask(LOG_GUEST_ERROR, "%s: bad config read of %u bytes "
                       "at 0x%x\n", d->qdev.id, len, addr);
         return ~0u >> (32 - 8 * MIN(len, 4u));
     }
-    return get_w(d->config, addr, len);
+    v = get_w(d->config, addr, len);
+    if (addr <= PCI_STATUS + 1 && addr + len > PCI_STATUS + 1 &&
+        g_atomic_int_get(&d->master_abort)) {
+        v |= (uint32_t)(PCI_STATUS_REC_MASTER_ABORT >> 8)
+             << (8 * (PCI_STATUS + 1 - addr));
+    }
+    return v;
 }
 
 void pci_config_write(PCIDevice *d, uint32_t addr, uint32_t val,
@@ -140,7 +160,12 @@ void pci_config_write(PCIDevice *d, uint32_t addr, uint32_t val,
 
         d->config[a] = (d->config[a] & ~wm) | (b & wm);
         d->config[a] &= ~(b & cm);
+        if (a == PCI_STATUS + 1 &&
+            (b & (PCI_STATUS_REC_MASTER_ABORT >> 8))) {
+            g_atomic_int_set(&d->master_abort, 0);
+        }
     }
+    pci_update_master(d);
     pci_update_irq(d);
 }
 
@@ -220,6 +245,30 @@ void pci_mmio_write(PCIDevice *d, hwaddr addr, uint64_t val, unsigned size)
         return;
     }
     pci_bar_write(d, n, off, val, size);
+}
+
+static bool pci_master_enabled(void *opaque)
+{
+    PCIDevice *d = opaque;
+
+    return g_atomic_int_get(&d->bus_master);
+}
+
+static void pci_master_aborted(void *opaque)
+{
+    PCIDevice *d = opaque;
+
+    g_atomic_int_set(&d->master_abort, 1);
+}
+
+void pci_set_dma_master(PCIDevice *d, DmaAddressSpace *as)
+{
+    d->dma_master = (DmaMaster){
+        .enabled = pci_master_enabled,
+        .aborted = pci_master_aborted,
+        .opaque = d,
+    };
+    as->master = &d->dma_master;
 }
 
 void pci_set_irq(PCIDevice *d, int level)

@@ -386,6 +386,78 @@ START_TEST(dma_mode_jumps)
 }
 END_TEST
 
+/* IB entry @i by hand: @words words at @va */
+static void ib_entry(uint32_t i, uint64_t va, uint32_t words)
+{
+    gr_wr32(GR_VA_IB + i * 8, (uint32_t)va);
+    gr_wr32(GR_VA_IB + i * 8 + 4, (uint32_t)(va >> 32) | words << 10);
+}
+
+/*
+ * Bus mastering off (PCI_COMMAND bit 2 clear, as pci_disable_device
+ * leaves it): a pushbuffer in guest RAM is not fetched -- DMA_PUSHER
+ * MEM_FAULT, nothing of it runs, PCI_STATUS says Received Master Abort
+ * (also through PPCI, where nvkm reads config space), the card answers.
+ * With the bit set again and the error acknowledged as nvkm does, the
+ * same pushbuffer runs, its semaphore lands in guest RAM.
+ */
+START_TEST(bus_master_off_refuses_guest_ram)
+{
+    uint64_t sem = GR_VA_GART + 0x100;
+    const uint32_t words[] = {
+        1 << 18 | 0x50, 0x55,                           /* REF_CNT */
+        1 << 18 | 0x60, GR_H_VM,                        /* ctxdma */
+        4 << 18 | 0x10, (uint32_t)(sem >> 32), (uint32_t)sem, 0x66, 2,
+    };
+    uint32_t n = ARRAY_SIZE(words);
+    g_autofree char *log = NULL;
+
+    for (uint32_t i = 0; i < n; i++) {
+        stn_le_p(rig.sysmem + 0x2000 + i * 4, 4, words[i]);
+    }
+    pci_config_write(rig.pci, PCI_COMMAND, PCI_COMMAND_MEMORY, 2);
+    ib_entry(0, GR_VA_GART + 0x2000, n);
+    gr.ib_put = 1;
+    push_kick();
+    ck_assert_uint_eq(rd32(0x002100) & NV_PFIFO_INTR_DMA_PUSHER,
+                      NV_PFIFO_INTR_DMA_PUSHER);
+    ck_assert_uint_eq(rd32(0x003228) >> 29, NV_PUSHER_MEM_FAULT);
+    ck_assert_uint_ne(user_rd32(USER_REF), 0x55);
+    ck_assert_uint_eq(ldn_le_p(rig.sysmem + 0x100, 4), 0);
+    ck_assert_uint_eq(pci_config_read(rig.pci, PCI_STATUS, 2) &
+                      PCI_STATUS_REC_MASTER_ABORT,
+                      PCI_STATUS_REC_MASTER_ABORT);
+    ck_assert_uint_eq(rd32(NV_PPCI_BASE + PCI_COMMAND) >> 16 &
+                      PCI_STATUS_REC_MASTER_ABORT,
+                      PCI_STATUS_REC_MASTER_ABORT);
+    ck_assert_uint_eq(rd32(NV_PMC_ID), 0x084000a2);
+    log = rig_log();
+    ck_assert_ptr_nonnull(strstr(log, "bus mastering is off"));
+
+    /* status write-1-to-clear, bus mastering on, nvkm's acknowledgement */
+    pci_config_write(rig.pci, PCI_STATUS, PCI_STATUS_REC_MASTER_ABORT, 2);
+    ck_assert_uint_eq(pci_config_read(rig.pci, PCI_STATUS, 2) &
+                      PCI_STATUS_REC_MASTER_ABORT, 0);
+    pci_config_write(rig.pci, PCI_COMMAND,
+                     PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER, 2);
+    wr32(NV_PFIFO_METHOD_COUNT, 0);
+    wr32(NV_PFIFO_CACHE1_DMA_GET, rd32(NV_PFIFO_CACHE1_DMA_PUT));
+    wr32(NV_PFIFO_DMA_GET_HIGH, rd32(NV_PFIFO_DMA_PUT_HIGH));
+    wr32(0x003228, 0);
+    wr32(0x003220, 1);
+    wr32(0x002100, NV_PFIFO_INTR_DMA_PUSHER);
+    nv50_engine_sync(rig.s);
+    ib_entry(1, GR_VA_GART + 0x2000, n);
+    gr.ib_put = 2;
+    push_kick();
+    ck_assert_uint_eq(rd32(0x002100) & NV_PFIFO_INTR_DMA_PUSHER, 0);
+    ck_assert_uint_eq(user_rd32(USER_REF), 0x55);
+    ck_assert_uint_eq(ldn_le_p(rig.sysmem + 0x100, 4), 0x66);
+    ck_assert_uint_eq(pci_config_read(rig.pci, PCI_STATUS, 2) &
+                      PCI_STATUS_REC_MASTER_ABORT, 0);
+}
+END_TEST
+
 Suite *nv50_fifo_suite(void)
 {
     Suite *s = suite_create("nv50-fifo");
@@ -406,6 +478,7 @@ Suite *nv50_fifo_suite(void)
     tcase_add_test(tc, bad_class);
     tcase_add_test(tc, teardown_and_unload);
     tcase_add_test(tc, dma_mode_jumps);
+    tcase_add_test(tc, bus_master_off_refuses_guest_ram);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,5 +1,6 @@
 /*
- * hw/pci: BAR sizing and decoding, expansion ROM, command register, INTx.
+ * hw/pci: BAR sizing and decoding, expansion ROM, command register, INTx,
+ * bus mastering (Bus Master Enable gating the function's DMA).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -169,6 +170,101 @@ START_TEST(intx_and_command)
 }
 END_TEST
 
+static int tap_reads, tap_writes;
+
+static void tap_read_done(void *opaque, hwaddr addr, const void *buf,
+                          size_t len, bool ok)
+{
+    tap_reads++;
+}
+
+static bool tap_write(void *opaque, hwaddr addr, const void *buf,
+                      size_t len)
+{
+    tap_writes++;
+    return true;
+}
+
+/*
+ * With PCI_COMMAND_MASTER clear the function's DMA is refused: reads
+ * all-ones, writes dropped, no tap sees it, PCI_STATUS bit 13 set until
+ * written 1; a reset clears the command bit again.
+ */
+START_TEST(bus_master_gates_dma)
+{
+    static const DmaTap rtap = { .read_done = tap_read_done };
+    static const DmaTap wtap = { .write = tap_write };
+    TestFn *t = testfn_new();
+    PCIDevice *d = &t->pci;
+    uint8_t mem[0x100], buf[8];
+    GuestRAM *ram = guest_ram_new();
+    DmaAddressSpace as;
+
+    memset(mem, 0x11, sizeof(mem));
+    guest_ram_add(ram, 0x1000, sizeof(mem), mem);
+    dma_as_init(&as, "testfn-dma", ram);
+    ck_assert(dma_read(&as, 0x1000, buf, 4));      /* no master: no gate */
+    pci_set_dma_master(d, &as);
+    as.tap = &rtap;
+    tap_reads = tap_writes = 0;
+
+    /* power-on: mastering off */
+    ck_assert_uint_eq(pci_config_read(d, PCI_STATUS, 2) &
+                      PCI_STATUS_REC_MASTER_ABORT, 0);
+    memset(buf, 0, sizeof(buf));
+    ck_assert(!dma_read(&as, 0x1000, buf, 8));
+    ck_assert_uint_eq(ldn_le_p(buf, 8), UINT64_MAX);
+    ck_assert_int_eq(tap_reads, 0);
+    ck_assert_uint_eq(pci_config_read(d, PCI_STATUS, 2) &
+                      PCI_STATUS_REC_MASTER_ABORT,
+                      PCI_STATUS_REC_MASTER_ABORT);
+    ck_assert_uint_eq(pci_config_read(d, PCI_STATUS + 1, 1), 0x20);
+    ck_assert_uint_eq(pci_config_read(d, PCI_COMMAND, 4) >> 16,
+                      PCI_STATUS_REC_MASTER_ABORT);
+    as.tap = &wtap;
+    ck_assert(!dma_write(&as, 0x1000, "abcd", 4));
+    ck_assert_uint_eq(mem[0], 0x11);
+    ck_assert_int_eq(tap_writes, 0);
+
+    /* writing 0 keeps the status bit, writing 1 clears it */
+    pci_config_write(d, PCI_STATUS, 0, 2);
+    ck_assert_uint_eq(pci_config_read(d, PCI_STATUS, 2) &
+                      PCI_STATUS_REC_MASTER_ABORT,
+                      PCI_STATUS_REC_MASTER_ABORT);
+    pci_config_write(d, PCI_STATUS, PCI_STATUS_REC_MASTER_ABORT, 2);
+    ck_assert_uint_eq(pci_config_read(d, PCI_STATUS, 2) &
+                      PCI_STATUS_REC_MASTER_ABORT, 0);
+
+    /* the driver's pci_set_master(): DMA goes through, to the taps too */
+    pci_config_write(d, PCI_COMMAND, PCI_COMMAND_MASTER, 2);
+    ck_assert(dma_write(&as, 0x1000, "abcd", 4));
+    ck_assert_int_eq(tap_writes, 1);
+    as.tap = &rtap;
+    ck_assert(dma_read(&as, 0x1000, buf, 4));
+    ck_assert_uint_eq(ldn_le_p(buf, 4), 0x11111111);   /* wtap took it */
+    ck_assert_int_eq(tap_reads, 1);
+    as.tap = NULL;
+    ck_assert(dma_write(&as, 0x1000, "abcd", 4));
+    ck_assert(!memcmp(mem, "abcd", 4));
+    ck_assert_uint_eq(pci_config_read(d, PCI_STATUS, 2) &
+                      PCI_STATUS_REC_MASTER_ABORT, 0);
+
+    /* a refused access after a config write of 4 bytes; reset clears all */
+    pci_config_write(d, PCI_COMMAND, PCI_COMMAND_MEMORY, 4);
+    ck_assert_uint_eq(dma_ldl(&as, 0x1000), 0xffffffff);
+    ck_assert_uint_eq(pci_config_read(d, PCI_COMMAND, 4),
+                      (uint32_t)PCI_STATUS_REC_MASTER_ABORT << 16 |
+                      PCI_COMMAND_MEMORY);
+    pci_config_write(d, PCI_COMMAND, PCI_COMMAND_MASTER, 2);
+    pci_device_reset(d);
+    ck_assert_uint_eq(pci_config_read(d, PCI_COMMAND, 4), 0);
+    ck_assert(!dma_read(&as, 0x1000, buf, 4));
+    ck_assert_int_eq(tap_reads, 1);
+    guest_ram_free(ram);
+    testfn_free(t);
+}
+END_TEST
+
 Suite *hw_pci_suite(void)
 {
     Suite *s = suite_create("hw-pci");
@@ -178,6 +274,7 @@ Suite *hw_pci_suite(void)
     tcase_add_test(tc, bar_sizing);
     tcase_add_test(tc, bar_decoding);
     tcase_add_test(tc, intx_and_command);
+    tcase_add_test(tc, bus_master_gates_dma);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -410,6 +410,8 @@ START_TEST(awaken_notifier_in_guest_memory)
 
     guest_ram_add(ram, 0x20000000, 0x10000, mem);
     nv50_set_guest_ram(s, ram);
+    /* the driver's pci_set_master(): the notifier is in guest memory */
+    pci_config_write(PCI_DEVICE(s), PCI_COMMAND, PCI_COMMAND_MASTER, 2);
     nv50_vram_wr32(s, INST + slot * 8, 0xf0000010);
     nv50_vram_wr32(s, INST + slot * 8 + 4, 1u << 28 | 1 | 0x1200 << 10);
     /* target PCI (2), RW: guest memory 0x20000000-0x200007ff */

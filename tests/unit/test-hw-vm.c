@@ -123,6 +123,12 @@ START_TEST(page_table_in_system_memory)
     /* PDE target 2 (bits 3:2 = 8): the PT lives in guest RAM */
     wr64(s, PD, 0x40000000ull | 8 | 1);
     stn_le_p(host + 3 * 8, 8, 0x00200000 | 1);
+    /* not a bus master yet: the PTE read is refused (a master abort) */
+    ck_assert(!nv50_vm_translate(s, PD, 3 * 0x10000ull + 8, &t));
+    ck_assert_uint_eq(pci_config_read(PCI_DEVICE(s), PCI_STATUS, 2) &
+                      PCI_STATUS_REC_MASTER_ABORT,
+                      PCI_STATUS_REC_MASTER_ABORT);
+    pci_config_write(PCI_DEVICE(s), PCI_COMMAND, PCI_COMMAND_MASTER, 2);
     ck_assert(nv50_vm_translate(s, PD, 3 * 0x10000ull + 8, &t));
     ck_assert_uint_eq(t.addr, 0x200008);
     nv50_free(s);

@@ -47,16 +47,33 @@ typedef struct DmaTap {
     void *opaque;
 } DmaTap;
 
+/*
+ * Who may issue the address space's requests: a PCI function's Bus
+ * Master Enable (hw/pci: pci_set_dma_master()).  enabled() is asked
+ * before every access, from any thread that does DMA; when it says no
+ * the access is refused whole -- a read gives all-ones, a write is
+ * dropped, dma_read/dma_write return false, no tap sees it -- and
+ * aborted() is told once per refused access (so once per burst).
+ */
+typedef struct DmaMaster {
+    bool (*enabled)(void *opaque);
+    void (*aborted)(void *opaque);
+    void *opaque;
+} DmaMaster;
+
 typedef struct DmaAddressSpace {
     const char *name;
     GuestRAM *ram;              /* NULL: no guest memory yet */
     const DmaTap *tap;          /* NULL: none (not owned) */
+    const DmaMaster *master;    /* NULL: always may (not owned) */
 } DmaAddressSpace;
 
 void dma_as_init(DmaAddressSpace *as, const char *name, GuestRAM *ram);
 /*
  * Copy to/from guest memory.  False (logged as a guest error, the buffer
- * zero-filled for reads) if any byte is outside guest RAM.
+ * zero-filled for reads) if any byte is outside guest RAM; false too
+ * (logged, all-ones for reads, nothing written) when the master may not
+ * issue requests (DmaMaster above).
  */
 bool dma_read(DmaAddressSpace *as, hwaddr addr, void *buf, size_t len);
 bool dma_write(DmaAddressSpace *as, hwaddr addr, const void *buf,

@@ -4,7 +4,8 @@
  * directory, RAMFC, RAMHT, context DMAs, the channel table and runlist),
  * done straight in VRAM and BAR0, plus a pushbuffer and IB to feed it.
  * For the tools that run work on the card without a guest (gemu-shader
- * --device) and for the device tests.
+ * --device) and for the device tests.  Like the driver at probe, it
+ * sets the function's Bus Master Enable (PCI_COMMAND bit 2).
  *
  * Layout (VRAM, from cfg->inst): the instance block (64 KiB: page
  * directory +0x200, RAMFC +0x5400, RAMHT +0x5500 with 4096 entries,

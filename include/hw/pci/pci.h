@@ -1,7 +1,8 @@
 /*
  * A PCI function: type-0 config space, 32-bit memory BARs sized by
  * writing all-ones, an expansion ROM BAR, the command/status registers,
- * INTx pin A, no capabilities (so no MSI).
+ * INTx pin A, no capabilities (so no MSI).  Its Bus Master Enable
+ * gates the DMA address space it masters (pci_set_dma_master()).
  *
  * A transport (the QEMU proxy, the in-process test transport) calls
  * pci_config_read/write for config cycles and pci_mmio_read/write with
@@ -16,6 +17,7 @@
 #include "hw/core/device.h"
 #include "hw/core/memory.h"
 #include "hw/core/irq.h"
+#include "hw/core/dma.h"
 
 #define PCI_CONFIG_SIZE         256
 
@@ -46,6 +48,7 @@
 #define PCI_COMMAND_INTX_DISABLE 0x0400
 
 #define PCI_STATUS_INTERRUPT    0x0008
+#define PCI_STATUS_REC_MASTER_ABORT 0x2000
 
 #define PCI_BASE_ADDRESS_MEM_PREFETCH 0x08
 #define PCI_ROM_ADDRESS_ENABLE  0x01
@@ -69,6 +72,15 @@ typedef struct PCIDevice {
     PCIBar bars[PCI_NUM_BARS + 1];      /* + expansion ROM */
     int intx_level;                     /* what the function asserts */
     IRQLine intx;                       /* pin A, as seen by the bus */
+    /*
+     * Bus mastering, for the DMA threads (atomics): PCI_COMMAND_MASTER
+     * as last written, and PCI_STATUS_REC_MASTER_ABORT, which lives here
+     * rather than in config[] so that a DMA thread can set it while the
+     * guest writes config space.
+     */
+    int bus_master;
+    int master_abort;
+    DmaMaster dma_master;
 } PCIDevice;
 
 #define PCI_DEVICE(obj) ((PCIDevice *)(obj))
@@ -111,6 +123,14 @@ void pci_bar_write(PCIDevice *d, int n, hwaddr off, uint64_t val,
 /* Accesses by guest-physical address; misses are guest errors (read 0). */
 uint64_t pci_mmio_read(PCIDevice *d, hwaddr addr, unsigned size);
 void pci_mmio_write(PCIDevice *d, hwaddr addr, uint64_t val, unsigned size);
+
+/*
+ * The function masters @as: with PCI_COMMAND_MASTER clear, its accesses
+ * are refused (a master abort: all-ones read, write dropped) and set
+ * PCI_STATUS_REC_MASTER_ABORT (write 1 to clear).  A reset clears the
+ * command bit, as the power-on state has it clear.
+ */
+void pci_set_dma_master(PCIDevice *d, DmaAddressSpace *as);
 
 /* The function asserts (1) or releases (0) INTx. */
 void pci_set_irq(PCIDevice *d, int level);
