@@ -4,7 +4,9 @@
  * semaphores live in guest RAM, through recorded accesses; a second,
  * identically prepared card replays the recording with no guest RAM of
  * its own and must end in the same state; a changed card or a changed
- * recording is a divergence named by access number.
+ * recording is a divergence named by access number.  A guest that
+ * turned bus mastering off: the refused fetch is in no record, and the
+ * replay refuses it alike.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -113,8 +115,12 @@ static uint64_t record_run(GByteArray *out)
     return digest;
 }
 
-/* Replay @f on the prepared card: -1 and *errp if it diverged. */
-static int replay(const GemuRecFile *f, uint64_t *steps, GError **errp)
+/*
+ * Replay @f (@accesses accesses) on the prepared card: -1 and *errp if
+ * it diverged.
+ */
+static int replay_n(const GemuRecFile *f, uint64_t accesses,
+                    uint64_t *steps, GError **errp)
 {
     PciReplay *r = pci_replay_new(rig.pci, &rig.s->dma, &rig.clk, f);
     int st;
@@ -128,12 +134,17 @@ static int replay(const GemuRecFile *f, uint64_t *steps, GError **errp)
         const GemuRecord *end = pci_replay_end(r);
 
         ck_assert_ptr_nonnull(end);
-        ck_assert_uint_eq(pci_replay_seq(r), 6);
+        ck_assert_uint_eq(pci_replay_seq(r), accesses);
         ck_assert_uint_eq(end->digest, nv50_state_digest(rig.s));
         ck_assert_uint_eq(end->val, gemu_clock_get_ns(&rig.clk));
     }
     pci_replay_free(r);
     return st;
+}
+
+static int replay(const GemuRecFile *f, uint64_t *steps, GError **errp)
+{
+    return replay_n(f, 6, steps, errp);
 }
 
 static GemuRecFile *recording(GByteArray *buf, uint64_t *digest)
@@ -275,6 +286,95 @@ START_TEST(clock_step_elsewhere_diverges)
 }
 END_TEST
 
+/* A config access of the guest, as g84's transport hook records it. */
+static uint32_t cfg_access(GemuRecType type, uint32_t off, uint32_t val)
+{
+    gemu_clock_bus_access(&rig.clk);
+    if (type == GEMU_REC_CFG_READ) {
+        val = pci_config_read(rig.pci, off, 2);
+    } else {
+        pci_config_write(rig.pci, off, val, 2);
+    }
+    pci_recorder_access(rec, type, off, 2, val);
+    return val;
+}
+
+/*
+ * The guest clears Bus Master Enable, then kicks the channel: the
+ * pushbuffer fetch is refused (DMA_PUSHER, Received Master Abort).
+ * Four accesses; the recording in @out, the card's digest returned.
+ */
+static uint64_t record_refused(GByteArray *out)
+{
+    GemuRecHeader hdr = {
+        .machine = "g84", .version = GEMU_REC_VERSION,
+        .flags = GEMU_REC_F_VIRTUAL_CLOCK, .access_ns = rig.clk.access_ns,
+        .vram_size = rig.s->vram_size,
+    };
+    GemuRecWriter *w = gemu_rec_writer_new_mem(&hdr, out);
+    uint64_t digest;
+
+    rec = pci_recorder_new(rig.pci, &rig.s->dma, w);
+    guest_pushbuffer();
+    guest_wr32(SEM_OFS, 6);
+    cfg_access(GEMU_REC_CFG_WRITE, PCI_COMMAND, PCI_COMMAND_MEMORY);
+    access(GEMU_REC_BAR_WRITE, USER(0x8c), 1);          /* IB_PUT: kick */
+    ck_assert_uint_eq(t_rd32(0x002100) & 0x1000, 0x1000);  /* DMA_PUSHER */
+    ck_assert_uint_eq(cfg_access(GEMU_REC_CFG_READ, PCI_STATUS, 0) &
+                      PCI_STATUS_REC_MASTER_ABORT,
+                      PCI_STATUS_REC_MASTER_ABORT);
+    digest = nv50_state_digest(rig.s);
+    pci_recorder_free(rec);
+    ck_assert(gemu_rec_writer_close(w, 4, gemu_clock_get_ns(&rig.clk),
+                                    digest, NULL));
+    return digest;
+}
+
+/*
+ * A refused DMA is decided before the tap: no DMA_READ in the
+ * recording; the replay, whose config writes turn bus mastering off
+ * again, refuses the same fetch and ends in the same state.  A
+ * recording whose guest left bus mastering on makes the card read
+ * guest memory the recording does not hold: a divergence at the kick.
+ */
+START_TEST(refused_dma_replays)
+{
+    g_autoptr(GByteArray) buf = g_byte_array_new();
+    g_autoptr(GemuRecFile) f = NULL;
+    g_autoptr(GError) err = NULL;
+    uint64_t digest, steps;
+
+    prepare(PUSH_WORDS);
+    digest = record_refused(buf);
+    gr_rig_teardown();
+    f = gemu_rec_parse(buf->data, buf->len, NULL);
+    ck_assert_ptr_nonnull(f);
+    for (guint i = 0; i < f->records->len; i++) {
+        ck_assert_uint_ne(g_array_index(f->records, GemuRecord, i).type,
+                          GEMU_REC_DMA_READ);
+    }
+    prepare(PUSH_WORDS);
+    ck_assert_msg(replay_n(f, 4, &steps, &err) == 0, "%s", err->message);
+    ck_assert_uint_eq(steps, 4);
+    ck_assert_uint_eq(nv50_state_digest(rig.s), digest);
+    gr_rig_teardown();
+
+    for (guint i = 0; i < f->records->len; i++) {
+        GemuRecord *r = &g_array_index(f->records, GemuRecord, i);
+
+        if (r->type == GEMU_REC_CFG_WRITE) {
+            r->val |= PCI_COMMAND_MASTER;
+        }
+    }
+    prepare(PUSH_WORDS);
+    ck_assert_int_eq(replay_n(f, 4, &steps, &err), -1);
+    ck_assert_msg(g_str_has_prefix(err->message, "access 2 (BAR_WRITE at "
+                                   "0xfdc0208c): the card read guest "
+                                   "memory"), "%s", err->message);
+    gr_rig_teardown();
+}
+END_TEST
+
 Suite *nv50_replay_suite(void)
 {
     Suite *s = suite_create("nv50_replay");
@@ -286,6 +386,7 @@ Suite *nv50_replay_suite(void)
     tcase_add_test(tc, changed_value_diverges_there);
     tcase_add_test(tc, missing_interrupt_diverges);
     tcase_add_test(tc, clock_step_elsewhere_diverges);
+    tcase_add_test(tc, refused_dma_replays);
     suite_add_tcase(s, tc);
     return s;
 }
