@@ -3,7 +3,7 @@
  * storm) in process: tests/guest/hostile-storm.h's random reads and
  * writes from a seed against BAR0, BAR1 and BAR3 of the in-process card,
  * through PCI with guest-physical addresses as QEMU's proxy delivers
- * them, with both heads on display consoles, the virtual clock moving
+ * them (and its config writes turning bus mastering on and off), with both heads on display consoles, the virtual clock moving
  * (vblanks, PTIMER alarms, supervisor timeouts fire) and, now and then,
  * what a screendump reads (nv50_scanout_surface) asked for, and
  * -d guest_errors,unimp's logging on (into the rig's temporary file).
@@ -101,7 +101,9 @@ START_TEST(bar_storm)
     ck_assert_uint_ge(bar3, 16u << 20);
     for (uint64_t i = 0; i < n; i++) {
         storm_next(&rng, bar1, bar3, &op);
-        if (op.write) {
+        if (op.bar == STORM_CONFIG) {
+            pci_config_write(rig.pci, op.off, op.val, 4);
+        } else if (op.write) {
             pci_mmio_write(rig.pci, base[op.bar] + op.off, op.val, 4);
         } else {
             (void)pci_mmio_read(rig.pci, base[op.bar] + op.off, 4);
@@ -118,8 +120,8 @@ START_TEST(bar_storm)
     /* the card still answers; PMC_BOOT_0 is not writable */
     ck_assert_uint_eq(rd32(NV_PMC_ID), 0x084000a2);
     fprintf(stderr, "nv50_hostile: seed %llu: %lu BAR0, %lu BAR1, %lu BAR3 "
-            "operations\n", (unsigned long long)seed, counts[0], counts[1],
-            counts[3]);
+            "operations, %lu config writes\n", (unsigned long long)seed,
+            counts[0], counts[1], counts[3], counts[STORM_CONFIG]);
 }
 END_TEST
 

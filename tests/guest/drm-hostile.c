@@ -29,10 +29,12 @@
  *   drm-hostile storm SEED SECONDS
  *       Unbinds nouveau from the G84 (sysfs), maps its BAR0, BAR1 and
  *       BAR3 through /sys/bus/pci/devices/X/resourceN and applies
- *       hostile-storm.h's operations from SEED for SECONDS (wall time),
- *       printing the seed first (a failure replays with the same seed,
- *       in the guest or in tests/device's nv50_hostile), progress every
- *       few seconds and the counts at the end.
+ *       hostile-storm.h's operations from SEED for SECONDS (wall time;
+ *       its config writes, bus mastering on and off, go through the
+ *       device's sysfs config file), printing the seed first (a failure
+ *       replays with the same seed, in the guest or in tests/device's
+ *       nv50_hostile), progress every few seconds and the counts and
+ *       the command register at the end.
  *
  * Exit status: 0 done, 1 a check failed or the program could not do
  * what it should, 2 bad arguments.  Built statically by hostile.sh
@@ -649,15 +651,30 @@ static void say_command(const char *card)
     }
 }
 
+/* the function's config space, for the storm's STORM_CONFIG writes */
+static int open_config(const char *card)
+{
+    char path[340];
+    int f;
+
+    snprintf(path, sizeof(path), "%s/config", card);
+    f = open(path, O_RDWR);
+    if (f < 0) {
+        say("FAIL: cannot open %s: %s", path, strerror(errno));
+    }
+    return f;
+}
+
 static int storm(uint64_t seed, int seconds)
 {
     volatile uint32_t *bar[4] = { NULL };
     uint32_t size[4] = { 0 }, sink = 0;
-    unsigned long ops[4][2] = { { 0 } };
+    unsigned long ops[4][2] = { { 0 } }, cfg_failed = 0;
     char *card = find_card(), path[340];
     uint64_t rng = seed;
     double t0, next;
     StormOp op;
+    int cfg;
 
     if (!card) {
         say("FAIL: no PCI device of vendor 0x10de");
@@ -673,6 +690,10 @@ static int storm(uint64_t seed, int seconds)
     bar[1] = map_bar(card, 1, &size[1]);
     bar[3] = map_bar(card, 3, &size[3]);
     if (!bar[0] || !bar[1] || !bar[3] || size[0] < STORM_BAR0_SIZE) {
+        return 1;
+    }
+    cfg = open_config(card);
+    if (cfg < 0) {
         return 1;
     }
     say("storm: seed %llu, %d s (replay: drm-hostile storm %llu %d)",
@@ -693,7 +714,9 @@ static int storm(uint64_t seed, int seconds)
             }
         }
         storm_next(&rng, size[1], size[3], &op);
-        if (op.write) {
+        if (op.bar == STORM_CONFIG) {
+            cfg_failed += pwrite(cfg, &op.val, 4, op.off) != 4;
+        } else if (op.write) {
             bar[op.bar][op.off / 4] = op.val;
         } else {
             sink ^= bar[op.bar][op.off / 4];
@@ -701,9 +724,16 @@ static int storm(uint64_t seed, int seconds)
         ops[op.bar][op.write]++;
     }
     say("storm: done after %.1f s: BAR0 %lu writes %lu reads, BAR1 %lu "
-        "writes %lu reads, BAR3 %lu writes %lu reads (xor of reads %08x)",
-        now_s() - t0, ops[0][1], ops[0][0], ops[1][1], ops[1][0],
-        ops[3][1], ops[3][0], sink);
+        "writes %lu reads, BAR3 %lu writes %lu reads, %lu config writes "
+        "(xor of reads %08x)", now_s() - t0, ops[0][1], ops[0][0],
+        ops[1][1], ops[1][0], ops[3][1], ops[3][0], ops[STORM_CONFIG][1],
+        sink);
+    say_command(card);
+    close(cfg);
+    if (cfg_failed) {
+        say("FAIL: %lu config writes failed", cfg_failed);
+        return 1;
+    }
     return 0;
 }
 

@@ -20,6 +20,12 @@
  * hardware, and the storm would go on against nothing.  Values: zero,
  * all ones, one bit, small numbers, VRAM-sized addresses or any.
  *
+ * One operation in 256 is instead a write of the command/status dword
+ * of config space (STORM_CONFIG): bus mastering on or off at random,
+ * memory decoding always on (as above), PCI_STATUS's Received Master
+ * Abort acknowledged (write 1) one time in two.  drm-hostile writes it
+ * through sysfs's config file, the device test with pci_config_write().
+ *
  * SPDX-License-Identifier: MIT
  */
 #ifndef TESTS_GUEST_HOSTILE_STORM_H
@@ -31,8 +37,15 @@
 #define STORM_PPCI_BASE     0x088000u
 #define STORM_PPCI_SIZE     0x1000u
 
+/* StormOp.bar of a config write (the G84 has no BAR 2) */
+#define STORM_CONFIG        2
+#define STORM_CFG_COMMAND   0x04u       /* PCI_COMMAND, PCI_STATUS above */
+#define STORM_CMD_MEMORY    0x0002u
+#define STORM_CMD_MASTER    0x0004u
+#define STORM_STATUS_RMA    0x2000u     /* Received Master Abort, W1C */
+
 typedef struct StormOp {
-    int bar;            /* 0, 1 or 3 */
+    int bar;            /* 0, 1 or 3; STORM_CONFIG: config space */
     uint32_t off;       /* byte offset in the BAR, 4-aligned */
     uint32_t val;       /* what a write writes */
     int write;          /* 0: a read */
@@ -154,8 +167,8 @@ static inline uint32_t storm_bar0_offset(uint64_t *state)
 
 /*
  * The next operation; bar1_size and bar3_size are the BARs' sizes in
- * bytes (multiples of 4).  Seven in ten operations are on BAR0, a third
- * of all are reads.
+ * bytes (multiples of 4).  One in 256 is a config write (STORM_CONFIG);
+ * of the rest, seven in ten are on BAR0, a third are reads.
  */
 static inline void storm_next(uint64_t *state, uint32_t bar1_size,
                               uint32_t bar3_size, StormOp *op)
@@ -163,6 +176,15 @@ static inline void storm_next(uint64_t *state, uint32_t bar1_size,
     uint64_t r = storm_rand(state);
     uint32_t pick = (uint32_t)(r % 20);
 
+    if (((r >> 48) & 0xff) == 0) {
+        op->bar = STORM_CONFIG;
+        op->off = STORM_CFG_COMMAND;
+        op->write = 1;
+        op->val = STORM_CMD_MEMORY |
+                  ((r >> 56) & 1 ? STORM_CMD_MASTER : 0) |
+                  ((r >> 57) & 1 ? (uint32_t)STORM_STATUS_RMA << 16 : 0);
+        return;
+    }
     op->write = (r >> 8) % 3 != 0;
     if (pick < 14) {
         op->bar = 0;
