@@ -274,9 +274,12 @@ START_TEST(test_server_config_and_bars)
     ck_assert_uint_eq(cfg(MPQEMU_CMD_PCI_CFGREAD, 0x0a, 0, 2), 0x0300);
     cfg(MPQEMU_CMD_PCI_CFGWRITE, 0x10, 0xffffffff, 4);
     ck_assert_uint_eq(cfg(MPQEMU_CMD_PCI_CFGREAD, 0x10, 0, 4), 0xff000000);
-    /* firmware places BAR0 and enables memory decoding */
+    /* firmware places BAR0, enables memory decoding; the driver, DMA */
     cfg(MPQEMU_CMD_PCI_CFGWRITE, 0x10, 0xfd000000, 4);
-    cfg(MPQEMU_CMD_PCI_CFGWRITE, 0x04, PCI_COMMAND_MEMORY, 2);
+    cfg(MPQEMU_CMD_PCI_CFGWRITE, 0x04,
+        PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER, 2);
+    ck_assert_uint_eq(cfg(MPQEMU_CMD_PCI_CFGREAD, 0x04, 0, 2),
+                      PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
     /* guest-physical address -> BAR0 offset 0: PMC_BOOT_0 */
     ck_assert_uint_eq(bar(MPQEMU_CMD_BAR_READ, 0xfd000000, 0, 4),
                       0x084000a2);
@@ -290,7 +293,7 @@ START_TEST(test_server_config_and_bars)
                       MPQEMU_RET_ERROR);
     ck_assert_uint_eq(bar(MPQEMU_CMD_BAR_READ, 0xfd000000, 0, 4),
                       0x084000a2);
-    /* DEVICE_RESET: config back to power-on, BAR0 unassigned */
+    /* DEVICE_RESET: config back to power-on, BAR0 unassigned, no DMA */
     send_msg(MPQEMU_CMD_DEVICE_RESET, NULL, 0, NULL, 0);
     ck_assert_int_eq(mpqemu_server_handle_one(L.srv, NULL), 1);
     recv_ret();
