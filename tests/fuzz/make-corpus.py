@@ -86,6 +86,58 @@ def shader_files():
         copy('usse-as', os.path.join(cd, 'program.lst'), case + '.lst')
 
 
+def is_compute(text):
+    """A Tesla compute state file: no stage line, or stage compute."""
+    lines = [ln.split('#')[0].split() for ln in text.splitlines()]
+    stages = [ln[1] for ln in lines if len(ln) > 1 and ln[0] == 'stage']
+    usse = any(ln[:2] == ['chip', 'sgx543'] for ln in lines)
+    return not usse and all(st in ('compute', 'cp') for st in stages)
+
+
+def shader_device():
+    """gemu-shader --device: the compute state files and their code (the
+    .hex programs as the .bin files they name)."""
+    for d in ('tests/tools/shader', 'tests/tools/shader-device'):
+        d = os.path.join(SRC, d)
+        for n in sorted(os.listdir(d)):
+            p = os.path.join(d, n)
+            if n.endswith('.state') and is_compute(open(p).read()):
+                copy('shader-device', p)
+            elif n.endswith('.s'):
+                copy('shader-device', p)
+            elif n.endswith('.hex'):
+                text = re.sub(r'[#;].*', '', open(p).read())
+                words = [int(w, 16) for w in text.split()]
+                put('shader-device', n[:-4] + '.bin',
+                    struct.pack('<%dI' % len(words), *words))
+
+
+def recordings():
+    """Replay files: tests/recordings' (gemu -record of a guest), a copy
+    cut in the middle of a record, one damaged after its first CHECK,
+    and its first 300 records alone (a run that stopped early)."""
+    d = os.path.join(SRC, 'tests/recordings')
+    for n in sorted(os.listdir(d)):
+        if not n.endswith('.rec'):
+            continue
+        data = open(os.path.join(d, n), 'rb').read()
+        put('gemu-rec', n, data)
+        put('gemu-rec', n[:-4] + '-cut.rec', data[:len(data) // 2 + 3])
+        bad = bytearray(data)
+        bad[-100] ^= 0x10
+        put('gemu-rec', n[:-4] + '-damaged.rec', bytes(bad))
+        pos = 64
+        for _ in range(300):
+            plen, shift, q = 0, 0, pos + 1
+            while data[q] & 0x80:
+                plen |= (data[q] & 0x7f) << shift
+                shift += 7
+                q += 1
+            plen |= data[q] << shift
+            pos = q + 1 + plen
+        put('gemu-rec', n[:-4] + '-300.rec', data[:pos])
+
+
 def usse(build):
     d = os.path.join(SRC, 'tests/data/sdl2-vitagxm')
     dis = os.path.join(build, 'gemu-dis')
@@ -212,9 +264,13 @@ def dicts():
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    shutil.rmtree(OUT, ignore_errors=True)
+    for n in os.listdir(OUT):       # the folders; README.md stays
+        if os.path.isdir(os.path.join(OUT, n)):
+            shutil.rmtree(os.path.join(OUT, n))
     catalogue()
     shader_files()
+    shader_device()
+    recordings()
     usse(sys.argv[1])
     mpqemu()
     qmp()

@@ -18,7 +18,7 @@
 #include "gemu/log.h"
 #include "block/gemu-rec.h"
 #include "hw/nv50/nv50.h"
-#include "hw/nv50/engine.h"
+#include "hw/nv50/replay.h"
 #include "hw/pci/replay.h"
 #include "ui/console.h"
 
@@ -121,21 +121,6 @@ static int64_t frames_clock(void *opaque)
     return *t;
 }
 
-/* A recording gemu-replay can run; false with a message if not. */
-static bool usable(const ReplayOpts *o, const GemuRecHeader *hdr)
-{
-    if (strcmp(hdr->machine, "g84")) {
-        replay_error("%s: a recording of machine '%s'; gemu-replay runs "
-                     "g84 recordings", o->file, hdr->machine);
-        return false;
-    }
-    if (!(hdr->flags & GEMU_REC_F_VIRTUAL_CLOCK)) {
-        replay_error("%s: not recorded with -clock virtual", o->file);
-        return false;
-    }
-    return true;
-}
-
 static int reader_next(void *opaque, GemuRecord *r, GError **errp)
 {
     return gemu_rec_reader_next(opaque, r, errp);
@@ -223,26 +208,13 @@ int main(int argc, char **argv)
     }
     rd = gemu_rec_reader_new((const uint8_t *)g_mapped_file_get_contents(map),
                              g_mapped_file_get_length(map), &hdr, &err);
-    if (!rd || !usable(&o, &hdr)) {
-        if (!rd) {
-            replay_error("%s: %s", o.file, err->message);
-        }
-        gemu_rec_reader_free(rd);
-        g_mapped_file_unref(map);
-        return 2;
-    }
-    gemu_clock_init(&clk, GEMU_CLOCK_VIRTUAL);
-    clk.access_ns = hdr.access_ns;
-    card = nv50_new(&clk, NULL, hdr.vram_size, &err);
+    card = rd ? nv50_replay_card_new(&hdr, &clk, 0, &err) : NULL;
     if (!card) {
         replay_error("%s: %s", o.file, err->message);
         gemu_rec_reader_free(rd);
         g_mapped_file_unref(map);
-        gemu_clock_destroy(&clk);
         return 2;
     }
-    device_reset(DEVICE(card));
-    nv50_engine_set_virtual_clock(card, true);
     for (int h = 0; h < NV50_HEADS; h++) {
         g_autofree char *name = g_strdup_printf("g84 head %d", h);
 
@@ -266,11 +238,10 @@ int main(int argc, char **argv)
         }
     }
     display_close();
-    nv50_free(card);
+    nv50_replay_card_free(card, &clk);
     for (int h = 0; h < NV50_HEADS; h++) {
         display_console_free(con[h]);
     }
-    gemu_clock_destroy(&clk);
     gemu_rec_reader_free(rd);
     g_mapped_file_unref(map);
     return status;
