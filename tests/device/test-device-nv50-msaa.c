@@ -8,8 +8,10 @@
  *    at Mesa's positions (nv50_context_get_sample_position) by the
  *    top-left rule, stored where nv50_miptree.c's ms_x/ms_y put them;
  *    the FP's colour goes to every covered sample;
- *  - MSAA_MASK drops samples; without MULTISAMPLE_ENABLE one sample is
- *    rasterised and written to all of the pixel's;
+ *  - MSAA_MASK drops samples, and a fresh context enables them all
+ *    (Mesa sends it only when GL's sample mask changes); without
+ *    MULTISAMPLE_ENABLE one sample is rasterised and written to all of
+ *    the pixel's;
  *  - depth per sample, at the sample's position on the plane;
  *  - ALPHA_TO_COVERAGE keeps round(alpha * samples) samples;
  *  - the resolve as Mesa's nv50_blit_3d does it (glBlitFramebuffer
@@ -228,9 +230,7 @@ static void setup(void)
     m(COLOR_MASK(0), 0x1111);
     m(SCREEN_SCISSOR_HORIZ, W << 16);
     m(SCREEN_SCISSOR_VERT, H << 16);
-    for (unsigned i = 0; i < 4; i++) {
-        m(MSAA_MASK(i), 0xffff);        /* as nv50_validate_sample_mask */
-    }
+    /* MSAA_MASK left as a fresh context has it (Mesa does so) */
     memset(vtx, 0, sizeof(vtx));
     for (unsigned i = 0; i < 3; i++) {
         vtx[i].out_words = 8;

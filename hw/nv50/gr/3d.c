@@ -46,6 +46,7 @@
 #include "gemu/log.h"
 #include "3d.h"
 #include "draw.h"
+#include "msaa.h"
 #include "pipe.h"
 
 /* PFB VM trap subclients of DISPATCH (nvkm vm_client) */
@@ -520,6 +521,11 @@ static void nv50_3d_init(void *opaque)
 
     /* UNVERIFIED: a fresh context draws (Mesa sets ALWAYS anyway) */
     st->mthd[NV50_3D_COND_MODE >> 2] = NV50_3D_COND_ALWAYS;
+    /* nvkm's context image (ctxnv50.c) starts with every sample enabled;
+       Mesa sends MSAA_MASK only once GL's sample mask changes */
+    for (unsigned i = 0; i < 4; i++) {
+        st->mthd[NV50_3D_MSAA_MASK(i) >> 2] = 0xffff;
+    }
 }
 
 static void nv50_3d_fini(void *opaque)
