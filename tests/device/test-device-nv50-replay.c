@@ -83,8 +83,8 @@ static void idle_jump(void)
     pci_recorder_clock(rec, delta);
 }
 
-/* Record the guest's run into @out; the card's digest at the end. */
-static uint64_t record_run(GByteArray *out)
+/* Start recording the prepared card into @out (as g84's -record). */
+static GemuRecWriter *record_begin(GByteArray *out)
 {
     GemuRecHeader hdr = {
         .machine = "g84", .version = GEMU_REC_VERSION,
@@ -92,9 +92,28 @@ static uint64_t record_run(GByteArray *out)
         .vram_size = rig.s->vram_size,
     };
     GemuRecWriter *w = gemu_rec_writer_new_mem(&hdr, out);
-    uint64_t digest;
 
     rec = pci_recorder_new(rig.pci, &rig.s->dma, w);
+    return w;
+}
+
+/* ... and end it after @accesses accesses: the card's digest. */
+static uint64_t record_end(GemuRecWriter *w, uint64_t accesses)
+{
+    uint64_t digest = nv50_state_digest(rig.s);
+
+    pci_recorder_free(rec);
+    ck_assert(gemu_rec_writer_close(w, accesses,
+                                    gemu_clock_get_ns(&rig.clk), digest,
+                                    NULL));
+    return digest;
+}
+
+/* Record the guest's run into @out; the card's digest at the end. */
+static uint64_t record_run(GByteArray *out)
+{
+    GemuRecWriter *w = record_begin(out);
+
     guest_pushbuffer();
     guest_wr32(SEM_OFS, 1);
     access(GEMU_REC_BAR_WRITE, USER(0x8c), 1);          /* IB_PUT: kick */
@@ -108,11 +127,7 @@ static uint64_t record_run(GByteArray *out)
     ck_assert_uint_eq(t_rd32(0x002100) & 0x40000000u, 0x40000000u);
     access(GEMU_REC_BAR_WRITE, 0x002100, 0x40000000);   /* INTx down */
     ck_assert_uint_eq(irq_get_level(&rig.pci->intx), 0);
-    digest = nv50_state_digest(rig.s);
-    pci_recorder_free(rec);
-    ck_assert(gemu_rec_writer_close(w, 6, gemu_clock_get_ns(&rig.clk),
-                                    digest, NULL));
-    return digest;
+    return record_end(w, 6);
 }
 
 /*
@@ -306,15 +321,8 @@ static uint32_t cfg_access(GemuRecType type, uint32_t off, uint32_t val)
  */
 static uint64_t record_refused(GByteArray *out)
 {
-    GemuRecHeader hdr = {
-        .machine = "g84", .version = GEMU_REC_VERSION,
-        .flags = GEMU_REC_F_VIRTUAL_CLOCK, .access_ns = rig.clk.access_ns,
-        .vram_size = rig.s->vram_size,
-    };
-    GemuRecWriter *w = gemu_rec_writer_new_mem(&hdr, out);
-    uint64_t digest;
+    GemuRecWriter *w = record_begin(out);
 
-    rec = pci_recorder_new(rig.pci, &rig.s->dma, w);
     guest_pushbuffer();
     guest_wr32(SEM_OFS, 6);
     cfg_access(GEMU_REC_CFG_WRITE, PCI_COMMAND, PCI_COMMAND_MEMORY);
@@ -323,11 +331,7 @@ static uint64_t record_refused(GByteArray *out)
     ck_assert_uint_eq(cfg_access(GEMU_REC_CFG_READ, PCI_STATUS, 0) &
                       PCI_STATUS_REC_MASTER_ABORT,
                       PCI_STATUS_REC_MASTER_ABORT);
-    digest = nv50_state_digest(rig.s);
-    pci_recorder_free(rec);
-    ck_assert(gemu_rec_writer_close(w, 4, gemu_clock_get_ns(&rig.clk),
-                                    digest, NULL));
-    return digest;
+    return record_end(w, 4);
 }
 
 /*
