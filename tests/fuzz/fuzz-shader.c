@@ -4,8 +4,7 @@
  * or "chip sgx543"; one that parses runs on the interpreter with an
  * instruction budget of FUZZ_SHADER_BUDGET (past it the run traps with
  * TIMEOUT, as gemu-shader --max-insns does), its dumps printed to
- * /dev/null.  --device is not fuzzed here (the compute class has no
- * budget: a random program need not end).
+ * /dev/null.  --device has its own harness (fuzz-shader-device.c).
  *
  * SPDX-License-Identifier: MIT
  */
