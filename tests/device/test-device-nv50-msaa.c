@@ -25,57 +25,22 @@
  */
 #include <math.h>
 #include "gemu/bitops.h"
-#include "nv50-gr-rig.h"
+#include "nv50-fp-rig.h"
 #include "hw/nv50/surface.h"
-#include "hw/nv50/gr/3d.h"
-#include "hw/nv50/gr/pipe.h"
 
-#define SUBC_3D     7
-#define H_3D        0xbeef3097u
 
 #define W           8               /* pixels */
 #define H           8
 #define MS_VA       (GR_VA_DATA + 0x10000)      /* multisample RT 0 */
 #define SS_VA       (GR_VA_DATA + 0x20000)      /* resolve target */
 #define ZETA_VA     (GR_VA_DATA + 0x30000)
-#define CODE_VA     (GR_VA_DATA + 0x80000)
 #define TXC_VA      (GR_VA_DATA + 0xa0000)      /* TIC +0, TSC +0x1000 */
-#define ENTRY       0x100
 
-/* 3D methods (rnndb g80_3d.xml) */
-#define RT_ADDRESS_HIGH(i)      (0x0200 + (i) * 0x20)
-#define RT_ADDRESS_LOW(i)       (0x0204 + (i) * 0x20)
-#define RT_FORMAT(i)            (0x0208 + (i) * 0x20)
-#define RT_TILE_MODE(i)         (0x020c + (i) * 0x20)
-#define RT_HORIZ(i)             (0x1240 + (i) * 8)
-#define RT_VERT(i)              (0x1244 + (i) * 8)
-#define RT_HORIZ_LINEAR         0x80000000u
-#define RT_CONTROL              0x121c
-#define RT_ARRAY_MODE           0x1224
-#define ZETA_ADDRESS_HIGH       0x0fe0
-#define ZETA_ADDRESS_LOW        0x0fe4
-#define ZETA_FORMAT             0x0fe8
-#define ZETA_TILE_MODE          0x0fec
-#define ZETA_HORIZ              0x1228
-#define ZETA_VERT               0x122c
-#define ZETA_ARRAY_MODE         0x1230
-#define ZETA_ENABLE             0x1538
-#define SCREEN_SCISSOR_HORIZ    0x0ff4
-#define SCREEN_SCISSOR_VERT     0x0ff8
-#define DEPTH_TEST_ENABLE       0x12cc
-#define DEPTH_WRITE_ENABLE      0x12e8
-#define DEPTH_TEST_FUNC         0x130c
-#define COLOR_MASK(i)           (0x1a00 + (i) * 4)
+/* 3D methods beyond nv50-fp-rig.h's (rnndb g80_3d.xml) */
 #define MSAA_MASK(i)            (0x0fbc + (i) * 4)
 #define MULTISAMPLE_ENABLE      0x1534
 #define MULTISAMPLE_CTRL        0x153c
 #define MULTISAMPLE_MODE        0x15d0
-#define FP_RESULT_COUNT         0x1298
-#define FP_START_ID             0x1414
-#define NOPERSPECTIVE_BITMAP    0x1540
-#define FP_INTERPOLANT_CTRL     0x1988
-#define FP_REG_ALLOC_TEMP       0x198c
-#define FP_CONTROL              0x19a8
 #define TSC_ADDRESS_HIGH        0x155c
 #define TSC_ADDRESS_LOW         0x1560
 #define TSC_LIMIT               0x1564
@@ -88,8 +53,6 @@
 #define TSC_FLUSH               0x1330
 
 #define FMT_RGBA8_UNORM         0xd5
-#define FMT_Z32_FLOAT           0x0a
-#define FUNC_LESS               0x201
 #define MS_CTRL_ALPHA_TO_COVERAGE 0x01u
 
 /* Mesa 22.3 nv50_context_get_sample_position, 1/16 pixel from the corner */
@@ -117,22 +80,6 @@ static const Mode modes[] = {
     { 3, 8, 2, 1, pos8, { 0, 1, 0, 1, 2, 3, 2, 3 },
       { 0, 0, 1, 1, 0, 0, 1, 1 } },
 };
-
-static uint32_t obj3d;
-static NV50PipeVertex vtx[3];
-
-static void m(uint32_t mthd, uint32_t data)
-{
-    gr_call(SUBC_3D, mthd, data);
-}
-
-static NV50Gr3dState *state(void)
-{
-    NV50Gr3dState *st = gr.ctx->state[NV50_GR_3D];
-
-    ck_assert_ptr_nonnull(st);
-    return st;
-}
 
 /* The multisample surface: block-linear, one GOB a block. */
 static NV50Surface ms_surf(const Mode *md, unsigned bpp)
@@ -170,22 +117,6 @@ static void ms_fill(const Mode *md, uint32_t v)
     }
 }
 
-static void fp_program(const char *src, unsigned gprs, unsigned results)
-{
-    g_autoptr(GArray) w = g_array_new(false, false, sizeof(uint32_t));
-    g_autofree char *err = NULL;
-
-    ck_assert_msg(tesla_assemble(TESLA_G84, TESLA_PROG_FP, src, w, &err),
-                  "%s", err);
-    for (unsigned i = 0; i < w->len; i++) {
-        gr_wr32(CODE_VA + ENTRY + i * 4, g_array_index(w, uint32_t, i));
-    }
-    m(FP_REG_ALLOC_TEMP, gprs);
-    m(FP_RESULT_COUNT, results);
-    m(FP_CONTROL, 0);
-    m(FP_START_ID, ENTRY);
-}
-
 /* colour (R, G, B, A) as RGBA8 bytes a / 255 */
 static void fp_color(const uint8_t c[4])
 {
@@ -200,7 +131,7 @@ static void fp_color(const uint8_t c[4])
     src = g_strdup_printf("mov b32 $r0 0x%08x\nmov b32 $r1 0x%08x\n"
                           "mov b32 $r2 0x%08x\nmov b32 $r3 0x%08x\n"
                           "exit nop\n", u[0], u[1], u[2], u[3]);
-    fp_program(src, 4, 4);
+    fp_program(src, 4, 4, 0);
     m(FP_INTERPOLANT_CTRL, 0xfu << 24 | 4 << 8);
 }
 
@@ -221,12 +152,7 @@ static void ms_target(const Mode *md)
 
 static void setup(void)
 {
-    gr_rig_init();
-    obj3d = gr_object(0x8297, H_3D);
-    gr_bind(SUBC_3D, obj3d);
-    m(NV50_3D_DMA_CODE_CB, GR_DMA_VM);
-    m(NV50_3D_FP_ADDRESS_HIGH, (uint32_t)(CODE_VA >> 32));
-    m(NV50_3D_FP_ADDRESS_LOW, (uint32_t)CODE_VA);
+    fp_rig_init();
     m(COLOR_MASK(0), 0x1111);
     m(SCREEN_SCISSOR_HORIZ, W << 16);
     m(SCREEN_SCISSOR_VERT, H << 16);
@@ -235,26 +161,6 @@ static void setup(void)
     for (unsigned i = 0; i < 3; i++) {
         vtx[i].out_words = 8;
     }
-    ck_assert_uint_eq(rd32(0x400100), 0);
-}
-
-static void teardown(void)
-{
-    gr_rig_teardown();
-}
-
-static void draw(const NV50PipePrim *p)
-{
-    NV50GrCall c = {
-        .s = rig.s, .ctx = gr.ctx, .subc = SUBC_3D, .class_id = 0x8297,
-        .obj = GR_INST + ((uint64_t)obj3d << 4),
-        .mthd = NV50_3D_VERTEX_END_GL,
-    };
-    NV50Rop *r = nv50_rop_begin(&c, state());
-
-    ck_assert_ptr_nonnull(r);
-    nv50_fp_draw(&c, state(), r, p);
-    nv50_rop_end(r);
     ck_assert_uint_eq(rd32(0x400100), 0);
 }
 
@@ -556,7 +462,7 @@ static void resolve(const Mode *md)
                "interp $r1 v[0x14]\n"
                "texauto all $r0:$r1:$r2:$r3 $t0 $s0 $r0:$r1\n"
                "mov b32 $r3 $r3\n"      /* pairs the short tex */
-               "exit nop\n", 4, 4);
+               "exit nop\n", 4, 4, 0);
     m(FP_INTERPOLANT_CTRL, 0xfu << 24 | 2 << 16 | 4 << 8 | 2);
     m(NOPERSPECTIVE_BITMAP, 3u << 4);
     for (unsigned i = 0; i < 3; i++) {
