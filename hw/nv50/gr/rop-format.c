@@ -333,9 +333,13 @@ uint32_t nv50_rop_unorm8x4(const NV50RopFormat *f, const float rgba[4])
 
     for (unsigned ch = 0; ch < 4; ch++) {
         unsigned comp = f->comp[ch];
+        float v = comp == NV50_ROP_X ? 1.0f : rgba[comp];
 
-        w |= encode_unorm(comp == NV50_ROP_X ? 1.0f : rgba[comp], 0xff)
-             << (8 * ch);
+        /* encode_unorm without branches: NaN and v <= 0 to 0, v >= 1 to
+           1 (then 255.5, truncated to 255) */
+        v = v > 0 ? v : 0.0f;
+        v = v < 1 ? v : 1.0f;
+        w |= (uint32_t)(int32_t)(v * 255 + 0.5f) << (8 * ch);
     }
     return w;
 }

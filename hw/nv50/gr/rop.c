@@ -225,6 +225,9 @@ struct NV50Rop {
     unsigned logic_op;
     bool alpha_to_one;
     bool alpha_cov;             /* ALPHA_TO_COVERAGE, with ms_raster */
+    /* the one RT sample 0 of a one-sample target goes to, when it is
+       plain_unorm8 and nothing else (clip rectangles) is on; else -1 */
+    int plain_rt;
 
     GHashTable *chunks;
     unsigned nchunks;
@@ -999,6 +1002,7 @@ static NV50Rop *rop_new(NV50GrCall *c, NV50Gr3dState *st, unsigned layer)
     r->c = c;
     r->st = st;
     r->layer = layer;
+    r->plain_rt = -1;
     r->chunks = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
                                       g_free);
     setup_ms(r);
@@ -1027,6 +1031,12 @@ NV50Rop *nv50_rop_begin(NV50GrCall *c, NV50Gr3dState *st)
     }
     setup_state(r);
     setup_bounds(r, false);
+    /* after the clip rectangles' set-up: the single-sample fast path */
+    if (r->rt_count == 1 && r->ms.samples == 1 && !r->cliprects &&
+        (r->sample_mask & 1) && r->surf[r->rt_map[0]].on &&
+        r->rt[r->rt_map[0]].plain_unorm8) {
+        r->plain_rt = r->rt_map[0];
+    }
     return r;
 }
 
@@ -1393,6 +1403,21 @@ static uint32_t logic(unsigned op, uint32_t s, uint32_t d)
     return ~0u;
 }
 
+/* @col into sample (xs, ys) of plain_unorm8 RT @i (in its bounds) */
+static void rt_write_plain(NV50Rop *r, unsigned i, uint32_t xs, uint32_t ys,
+                           const float *col)
+{
+    float c[4];
+    uint8_t e[4];
+
+    memcpy(c, col, sizeof(c));
+    if (r->alpha_to_one) {
+        c[3] = 1;
+    }
+    stn_le_p(e, 4, nv50_rop_unorm8x4(r->rt[i].fmt, c));
+    elem_rw(r, &r->surf[i], xs, ys, e, true);
+}
+
 /* Blend/logic-op @col into sample (xs, ys) of RT @i through its mask. */
 static void rt_write(NV50Rop *r, unsigned i, uint32_t xs, uint32_t ys,
                      const float *col, const float *col1)
@@ -1410,15 +1435,11 @@ static void rt_write(NV50Rop *r, unsigned i, uint32_t xs, uint32_t ys,
     if (xs >= s->width || ys >= s->height) {
         return;
     }
-    memcpy(c, col, sizeof(c));
     if (t->plain_unorm8) {
-        if (r->alpha_to_one) {
-            c[3] = 1;
-        }
-        stn_le_p(e, 4, nv50_rop_unorm8x4(f, c));
-        elem_rw(r, s, xs, ys, e, true);
+        rt_write_plain(r, i, xs, ys, col);
         return;
     }
+    memcpy(c, col, sizeof(c));
     if (do_blend || do_logic || t->mask != 0xf) {
         if (!elem_rw(r, s, xs, ys, e, false)) {
             return;
@@ -1462,8 +1483,18 @@ void nv50_rop_write(NV50Rop *r, int x, int y, unsigned sample,
 {
     uint32_t smask;
 
-    if (!r || x < r->x0 || y < r->y0 || x >= r->x1 || y >= r->y1 ||
-        !cliprect_pass(r, x, y)) {
+    if (!r || x < r->x0 || y < r->y0 || x >= r->x1 || y >= r->y1) {
+        return;
+    }
+    if (r->plain_rt >= 0 && sample == 0) {
+        /* what the loops below come to for it */
+        if ((uint32_t)x < r->surf[r->plain_rt].width &&
+            (uint32_t)y < r->surf[r->plain_rt].height) {
+            rt_write_plain(r, r->plain_rt, x, y, color[0]);
+        }
+        return;
+    }
+    if (!cliprect_pass(r, x, y)) {
         return;
     }
     if (r->ms_raster || r->ms.samples == 1) {
