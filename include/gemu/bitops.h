@@ -55,6 +55,12 @@ static inline uint64_t deposit64(uint64_t value, int start, int length,
 }
 
 /* The bits of an IEEE single, and back (no conversion). */
+/* The index of the lowest set bit of @v, which must not be 0. */
+static inline unsigned ctz32(uint32_t v)
+{
+    return (unsigned)__builtin_ctz(v);
+}
+
 static inline uint32_t f32_to_bits(float f)
 {
     uint32_t u;

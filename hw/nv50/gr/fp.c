@@ -298,13 +298,11 @@ static void fp_output(FpDraw *d, const uint32_t *reg, const FpQuad *q,
     if (d->alpha_cov) {
         samples &= nv50_rop_alpha_coverage(d->rop, color[0][3]);
     }
-    if (d->late_z) {
-        for (unsigned s = 0; s < 8; s++) {
+    if (d->late_z && !d->zs_passes) {
+        for (unsigned rest = samples; rest; rest &= rest - 1) {
+            unsigned s = ctz32(rest);
             float z;
 
-            if (!(samples & (1u << s))) {
-                continue;
-            }
             z = d->exports_z ? zout : fp_sample_z(d, q, i, s);
             if (!nv50_rop_zs_test(d->rop, q->x + (i & 1), q->y + (i >> 1),
                                   s, z, front)) {
@@ -312,12 +310,10 @@ static void fp_output(FpDraw *d, const uint32_t *reg, const FpQuad *q,
             }
         }
     }
-    for (unsigned s = 0; s < 8; s++) {
-        if (samples & (1u << s)) {
-            nv50_rop_write(d->rop, q->x + (i & 1), q->y + (i >> 1), s,
-                           color);
-            d->st->samplecnt += d->samplecnt;
-        }
+    for (unsigned rest = samples & 0xff; rest; rest &= rest - 1) {
+        nv50_rop_write(d->rop, q->x + (i & 1), q->y + (i >> 1), ctz32(rest),
+                       color);
+        d->st->samplecnt += d->samplecnt;
     }
 }
 
@@ -475,12 +471,13 @@ static void fp_quad(void *opaque, const RasterQuad *rq)
     for (unsigned i = 0; i < 4; i++) {
         unsigned samples = (rq->mask & (1u << i)) ? rq->samples[i] : 0;
 
-        if (!d->late_z) {
-            for (unsigned s = 0; s < 8; s++) {
-                if ((samples & (1u << s)) &&
-                    !nv50_rop_zs_test(d->rop, q.x + (i & 1),
-                                      q.y + (i >> 1), s,
-                                      fp_sample_z(d, &q, i, s), p->front)) {
+        if (!d->late_z && !d->zs_passes) {
+            for (unsigned rest = samples & 0xff; rest; rest &= rest - 1) {
+                unsigned s = ctz32(rest);
+
+                if (!nv50_rop_zs_test(d->rop, q.x + (i & 1), q.y + (i >> 1),
+                                      s, fp_sample_z(d, &q, i, s),
+                                      p->front)) {
                     samples &= ~(1u << s);
                 }
             }
@@ -541,6 +538,7 @@ NV50FpDraw *nv50_fp_begin(NV50GrCall *c, NV50Gr3dState *st, NV50Rop *rop)
     g_mutex_init(&d->cb_lock);
     nv50_rop_bounds(rop, &d->rp);
     d->outputs = MIN(nv50_rop_outputs(rop), (unsigned)NV50_PIPE_RTS);
+    d->zs_passes = nv50_rop_zs_passes(rop);
     d->rp.subpixel_bits = 8;    /* UNVERIFIED for the G84 */
     d->pool = fp_pool_get();
     /* serial: each batch retired as soon as it is full, as it was made */

@@ -118,6 +118,7 @@ struct NV50FpDraw {
     uint32_t entry;
     unsigned results;
     bool multiple, exports_z, late_z, alpha_test;
+    bool zs_passes;             /* nv50_rop_zs_passes: no Z test to do */
     bool alpha_cov;             /* ALPHA_TO_COVERAGE (the ROP's) */
     bool samplecnt;             /* SAMPLECNT_ENABLE */
     unsigned outputs;           /* colours the ROP reads */

@@ -94,6 +94,12 @@ void nv50_rop_end(NV50Rop *r);  /* writes back what it buffered, frees */
 bool nv50_rop_zs_test(NV50Rop *r, int x, int y, unsigned sample, float z,
                       bool front);
 /*
+ * True if nv50_rop_zs_test passes every sample the rasteriser gives in
+ * nv50_rop_bounds() (no zeta, one sample, no clip rectangles): the test
+ * may then be left out.
+ */
+bool nv50_rop_zs_passes(const NV50Rop *r);
+/*
  * Blend and write the FP's colour outputs (@color[rt] = RGBA floats, or
  * integers as float bits for integer formats) to sample @sample of pixel
  * (x, y) of every enabled render target, through the colour masks and

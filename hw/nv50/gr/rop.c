@@ -1226,6 +1226,13 @@ static bool zs_one(NV50Rop *r, uint32_t xs, uint32_t ys, float z, bool front)
     return spass && pass;
 }
 
+bool nv50_rop_zs_passes(const NV50Rop *r)
+{
+    /* one sample: the rasteriser's only sample is 0 */
+    return r && !r->surf[ZETA].on && r->ms.samples == 1 && !r->cliprects &&
+           (r->sample_mask & 1);
+}
+
 bool nv50_rop_zs_test(NV50Rop *r, int x, int y, unsigned sample, float z,
                       bool front)
 {
