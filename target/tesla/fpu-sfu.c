@@ -508,7 +508,7 @@ static inline uint32_t sfu_bit_sel(uint32_t r, unsigned i, uint32_t v)
  * partly, one shifted group per bit of the other.  The same sums as a
  * loop over the 17 bits (checked for every r), at half the work.
  */
-static uint32_t sfu_square(uint32_t r)
+static inline uint32_t sfu_square(uint32_t r)
 {
     uint32_t g0 = r & 0x3f, g1 = (r >> 6) & 0x3f, g2 = (r >> 12) & 0x1f;
     uint32_t t02 = sfu_bit_sel(r, 13, g0 >> 5) + sfu_bit_sel(r, 14, g0 >> 4) +

@@ -392,6 +392,12 @@ static void pixel_in(const FpDraw *d, const FpPrim *p, const FpQuad *q,
         case SRC_POS_Z:
         case SRC_POS_W:
         case SRC_INTERP:
+            if (p->nverts == 3) {
+                /* the loop below, unrolled: the same sums in order */
+                v = ((v + b[0] * s->val[0]) + b[1] * s->val[1]) +
+                    b[2] * s->val[2];
+                break;
+            }
             for (unsigned j = 0; j < p->nverts; j++) {
                 v += b[j] * s->val[j];
             }
