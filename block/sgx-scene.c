@@ -6,6 +6,7 @@
  */
 #include "gemu/osdep.h"
 #include "gemu/file.h"
+#include "gemu/strsplit.h"
 #include "block/sgx-scene.h"
 #include "hw/sgx543/regs.h"
 #include "hw/sgx543/packets.h"
@@ -252,7 +253,7 @@ static bool parse_reg(const char *s, const char *prefix, uint32_t *v)
  */
 static int parse_symbolic(Parser *p, const char *tok, uint32_t v[4])
 {
-    g_auto(GStrv) f = g_strsplit(tok, ":", -1);
+    g_auto(GStrv) f = gemu_strsplit_c(tok, ':');
     unsigned n = g_strv_length(f);
     uint32_t a, b, c, d;
     int i;
@@ -689,7 +690,7 @@ SgxScene *sgx_scene_parse(const char *text, const char *dir, char **err)
     p.scene->blobs = g_array_new(FALSE, FALSE, sizeof(SgxSceneBlob));
     p.scene->regs = g_array_new(FALSE, FALSE, sizeof(SgxSceneReg));
     p.scene->cmds = g_array_new(FALSE, FALSE, sizeof(SgxSceneCmd));
-    p.lines = g_strsplit(text, "\n", -1);
+    p.lines = gemu_strsplit_c(text, '\n');
     p.nlines = g_strv_length(p.lines);
 
     for (p.ln = 0; ok && p.ln < p.nlines; p.ln++) {

@@ -19,29 +19,6 @@ static char *quote(const char *s)
                   : g_strdup_printf("\"%s\"", s);
 }
 
-char **usse_split(const char *s, char sep)
-{
-    size_t n = 1, k = 0;
-    const char *start = s;
-    char **v;
-
-    for (const char *p = s; *p; p++) {
-        n += *p == sep;
-    }
-    v = g_new(char *, n + 1);
-    for (const char *p = s;; p++) {
-        if (*p == sep || !*p) {
-            v[k++] = g_strndup(start, p - start);
-            if (!*p) {
-                break;
-            }
-            start = p + 1;
-        }
-    }
-    v[k] = NULL;
-    return v;
-}
-
 typedef struct AsmState {
     char **sfx;         /* mnemonic suffixes */
     unsigned nsfx, si;
@@ -376,7 +353,7 @@ static bool item(AsmState *st, const UsseItem *it)
         if (!next_entry(st, &tok)) {
             return false;
         }
-        st->op = usse_split(tok, '.');
+        st->op = gemu_strsplit_c(tok, '.');
         st->nop = g_strv_length(st->op);
         st->oi = 1;
         return asm_opnd(st, it->opnd, st->op[0]);
@@ -628,9 +605,9 @@ bool usse_assemble_insn(const char *text, uint64_t *word, char **err)
                               : "no instruction");
         return false;
     }
-    sfx = usse_split(mn, '.');
+    sfx = gemu_strsplit_c(mn, '.');
     if (rest && *g_strstrip(rest)) {
-        list = usse_split(rest, ',');
+        list = gemu_strsplit_c(rest, ',');
         for (char **t = list; *t; t++) {
             if (!*g_strstrip(*t)) {
                 q = quote(text);
@@ -679,7 +656,7 @@ bool usse_assemble(const char *src, GArray *words, char **err)
     g_autofree char *buf = g_strdup(src);
     char *next = buf;
 
-    /* lines by hand: one pass over the source (see usse_split) */
+    /* lines by hand: one pass over the source (see gemu/strsplit.h) */
     for (unsigned n = 1; next; n++) {
         char *l = next;
         char *c, *nl;

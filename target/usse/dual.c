@@ -303,7 +303,7 @@ static bool parse_mask(const char *t, unsigned *m)
 static bool asm_src(DualAsm *a, unsigned slot, const char *text, bool vec4,
                     unsigned n1, bool vload)
 {
-    g_auto(GStrv) p = usse_split(text, '.');
+    g_auto(GStrv) p = gemu_strsplit_c(text, '.');
     unsigned np = g_strv_length(p), v, n = 0, k = 2;
     const char *const *swt = vec4 ? usse_dual_swz4 : usse_dual_swz3;
     bool neg = false, abs = false;
@@ -392,7 +392,7 @@ static bool asm_src(DualAsm *a, unsigned slot, const char *text, bool vec4,
 
 bool usse_dual_assemble(const char *text, uint64_t *w, const char **why)
 {
-    g_auto(GStrv) half = usse_split(text, '|');
+    g_auto(GStrv) half = gemu_strsplit_c(text, '|');
     DualAsm a = { .w = *w };
     bool vec4 = usse_bits_get(&E->vec4, *w);
     bool f16 = usse_bits_get(&E->f16, *w);
@@ -428,7 +428,7 @@ bool usse_dual_assemble(const char *text, uint64_t *w, const char **why)
             *why = "operation not available here";
             return false;
         }
-        ent[k] = usse_split(sp + 1, ',');
+        ent[k] = gemu_strsplit_c(sp + 1, ',');
         if (k) {
             ent1 = ent[k];
         } else {
@@ -463,7 +463,7 @@ bool usse_dual_assemble(const char *text, uint64_t *w, const char **why)
             *why = "wrong number of operands";
             return false;
         }
-        p = usse_split(ent[k][0], '.');
+        p = gemu_strsplit_c(ent[k][0], '.');
         if (g_strv_length(p) < 2 || !parse_mask(p[g_strv_length(p) - 1],
                                                  &m)) {
             *why = "destination needs a write mask";

@@ -6,6 +6,7 @@
 #ifndef TARGET_USSE_PRIV_H
 #define TARGET_USSE_PRIV_H
 
+#include "gemu/strsplit.h"
 #include "target/usse/opcodes.h"
 
 /* Bank of each class's (ext, sel); special reads as USSE_BANK_CONST. */
@@ -29,13 +30,6 @@ void usse_swz_print(GString *s, const char *const *tab, unsigned v);
 bool usse_asm_opnd(const UsseOpndDesc *d, const char *tok, uint64_t *w,
                    const char **why);
 
-/*
- * Split @s at every @sep into a NULL-terminated vector of copies
- * (g_strfreev); "" gives one empty entry, never an empty vector.  One pass
- * over @s (g_strsplit calls strstr per piece, and under ASan every call
- * measures the rest of the string: quadratic on a long line).
- */
-char **usse_split(const char *s, char sep);
 
 /* VDUAL (dual.c): decode/print the body after the mnemonic; *used gets
    the bits the operations use.  false: an invalid combination. */

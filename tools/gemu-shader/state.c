@@ -11,6 +11,7 @@
  */
 #include "gemu/osdep.h"
 #include "gemu/file.h"
+#include "gemu/strsplit.h"
 #include "state.h"
 
 #include <math.h>
@@ -30,14 +31,25 @@ typedef ShaderLexer Lexer;
 #define lex_value shader_lex_value
 #define read_input shader_read_input
 
+/* a message quoting a 2 MB token keeps its start and its end */
+#define LEX_MSG_HEAD    200
+#define LEX_MSG_TAIL    60
+
 bool GEMU_PRINTF(2, 3) lex_error(Lexer *lx, const char *fmt, ...)
 {
     va_list ap;
     g_autofree char *msg = NULL;
+    size_t len;
 
     va_start(ap, fmt);
     msg = g_strdup_vprintf(fmt, ap);
     va_end(ap);
+    len = strlen(msg);
+    if (len > LEX_MSG_HEAD + LEX_MSG_TAIL + 3) {
+        memcpy(msg + LEX_MSG_HEAD, "...", 3);
+        memmove(msg + LEX_MSG_HEAD + 3, msg + len - LEX_MSG_TAIL,
+                LEX_MSG_TAIL + 1);
+    }
     if (!*lx->errp) {
         *lx->errp = g_strdup_printf("%s:%d: %s", lx->file, lx->line, msg);
     }
@@ -913,7 +925,7 @@ ShaderState *shader_state_load(const char *path, char **errp)
 
 bool shader_text_is_usse(const char *text)
 {
-    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    g_auto(GStrv) lines = gemu_strsplit_c(text, '\n');
 
     for (int i = 0; lines[i]; i++) {
         g_auto(GStrv) tok = NULL;
@@ -964,7 +976,7 @@ ShaderState *shader_state_parse(const char *path, const char *text,
                                 lx.file);
         goto fail;
     }
-    lines = g_strsplit(text, "\n", -1);
+    lines = gemu_strsplit_c(text, '\n');
 
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; lines[i]; i++) {

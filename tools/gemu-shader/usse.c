@@ -9,6 +9,7 @@
  */
 #include "gemu/osdep.h"
 #include "gemu/file.h"
+#include "gemu/strsplit.h"
 #include "block/gxp.h"
 #include "target/usse.h"
 #include "target/usse/exec.h"
@@ -131,7 +132,7 @@ static bool load_words(ShaderLexer *lx, const char *path, const char *bytes,
  */
 static char *listing_to_words(const char *text)
 {
-    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    g_auto(GStrv) lines = gemu_strsplit_c(text, '\n');
     GString *out = g_string_new(NULL);
 
     for (int i = 0; lines[i]; i++) {
@@ -562,7 +563,7 @@ static void ustate_free(UState *s)
 static bool parse_text(UState *s, const char *file, const char *text,
                        int pass, char **errp)
 {
-    g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+    g_auto(GStrv) lines = gemu_strsplit_c(text, '\n');
     ShaderLexer lx = { .file = file, .errp = errp };
 
     for (int i = 0; lines[i]; i++) {
