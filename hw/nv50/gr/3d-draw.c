@@ -380,6 +380,7 @@ static void prim_out(DrawRun *r, NV50PrimKind kind, const uint32_t *refs,
 {
     static const uint8_t main4[] = { 1, 2 }, main6[] = { 0, 2, 4 };
     const NV50PipeVertex *v[6], *m[3];
+    unsigned nm = n == 4 ? 2 : MIN(n, 3u);  /* main vertices */
 
     r->assembled++;
     for (unsigned i = 0; i < n; i++) {
@@ -389,11 +390,10 @@ static void prim_out(DrawRun *r, NV50PrimKind kind, const uint32_t *refs,
         nv50_gp_prim(r->gp, v, n);
         return;
     }
-    for (unsigned i = 0; i < MIN(n, 3u); i++) {
+    for (unsigned i = 0; i < nm; i++) {
         m[i] = n == 4 ? v[main4[i]] : n == 6 ? v[main6[i]] : v[i];
     }
-    post_prim(r, kind, m, MIN(n, kind == NV50_PRIM_LINES ? 2u : 3u), edges,
-              &r->verts[r->slot[refs[provoking]]]);
+    post_prim(r, kind, m, nm, edges, &r->verts[r->slot[refs[provoking]]]);
 }
 
 #define OUT1(a, pv) \
