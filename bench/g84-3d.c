@@ -16,6 +16,9 @@
  *              checked: the clear colour in the corners, the cube in the
  *              middle, its many colours; g84-cube-frame: the same as ms
  *              a frame
+ *   g84-draws  draws/s of one small triangle each (the per-draw cost:
+ *              the VP's code and c[], the FP program check, the ROP's
+ *              set-up and write-back); checked as g84-tri
  *   g84-lines  lines/s of piglit's lineloop: a GL_LINE_LOOP of 10000
  *              vertices on a circle 400 pixels across, each line an
  *              eighth of a pixel long (the per-primitive cost: vertex
@@ -343,6 +346,47 @@ static void bench_3d_tri(void)
     d3_finish(&e, model, ntris, secs, "triangles/s");
 }
 
+/* One draw per triangle of g84-tri's grid (its first rows). */
+static void bench_3d_draws(void)
+{
+    const char *name = "g84-draws";
+    unsigned ndraws = MAX(16u, (unsigned)(2000 * bench_scale));
+    g_autofree uint32_t *model = g_new0(uint32_t, FB_W * FB_H);
+    g_autofree D3Vtx *v = g_new(D3Vtx, ndraws * 3);
+    double t0, secs;
+    Eng e;
+
+    for (unsigned t = 0; t < ndraws; t++) {
+        int cx = t % (FB_W / 4) * 4, cy = t / (FB_W / 4) * 4;
+        uint32_t bgra, c = d3_colour(t, &bgra);
+
+        v[t * 3 + 0] = d3_vtx(cx, cy, 0);
+        v[t * 3 + 1] = d3_vtx(cx + 4, cy, 0);
+        v[t * 3 + 2] = d3_vtx(cx, cy + 4, c);
+        for (int j = 0; j < 3; j++) {
+            for (int i = 0; i + j <= 2; i++) {
+                model[(cy + j) * FB_W + cx + i] = bgra;
+            }
+        }
+    }
+    if (!d3_init(&e, name, ndraws * 3)) {
+        eng_fini(&e);
+        return;
+    }
+    mem_write(&e, D3_VB_VA, v, ndraws * 3 * sizeof(D3Vtx));
+
+    t0 = bench_now();
+    for (unsigned t = 0; t < ndraws; t++) {
+        d3_draw(&e, 4 /* TRIANGLES */, t * 3, 3);
+        if (t % 64 == 63) {
+            eng_submit(&e);
+        }
+    }
+    eng_submit(&e);
+    secs = bench_now() - t0;
+    d3_finish(&e, model, ndraws, secs, "draws/s");
+}
+
 /* --- g84-cube ------------------------------------------------------------ */
 
 #define CUBE_CLEAR      0xff808080u     /* kmscube's grey (0.5), as BGRA8 */
@@ -595,6 +639,9 @@ void bench_g84_3d(const char *filter)
     }
     if (eng_wanted(filter, "g84-tri")) {
         bench_3d_tri();
+    }
+    if (eng_wanted(filter, "g84-draws")) {
+        bench_3d_draws();
     }
     if (eng_wanted(filter, "g84-cube")) {
         bench_3d_cube();

@@ -299,6 +299,39 @@ START_TEST(draw_triangle_vp_viewport)
 }
 END_TEST
 
+/*
+ * The VP's code kept across draws: rewritten in place between draws
+ * (o[4] and o[5] swapped), the new code runs; written back, the old.
+ */
+START_TEST(draw_vp_code_rewrite)
+{
+    g_autofree char *swapped = g_strdup(vp_src);
+    char *p4 = strstr(swapped, "o[0x10] $r5"), *p5 = strstr(swapped,
+                                                            "o[0x14] $r6");
+
+    ck_assert(p4 && p5);
+    memcpy(p4, "o[0x14]", 7);
+    memcpy(p5, "o[0x10]", 7);
+    gr_wr32(VA_CB, f2u(0.5f));
+    vtx(0, -1, -1, 0, 1);
+    vtx(1, 1, -1, 0.5f, 1);
+    vtx(2, -1, 1, -0.5f, 2);
+    for (unsigned round = 0; round < 4; round++) {
+        bool swap = round == 1 || round == 2;   /* 2: the same words */
+
+        load_vp(swap ? swapped : vp_src);
+        memset(&cap, 0, sizeof(cap));
+        draw_arrays(NV50_GL_TRIANGLES, 0, 3);
+        ck_assert_uint_eq(rd32(0x400100), 0);
+        ck_assert_uint_eq(cap.n, 1);
+        for (unsigned k = 0; k < 3; k++) {
+            ck_assert_float_eq(u2f(cap.out[0][k][4]), (swap ? k + 0.25f : k));
+            ck_assert_float_eq(u2f(cap.out[0][k][5]), (swap ? k : k + 0.25f));
+        }
+    }
+}
+END_TEST
+
 /* More than 4 warps of vertices: every one through the VP. */
 START_TEST(draw_many_points)
 {
@@ -806,6 +839,7 @@ Suite *nv50_draw_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, draw_vfetch_formats);
     tcase_add_test(tc, draw_vfetch_packed);
+    tcase_add_test(tc, draw_vp_code_rewrite);
     tcase_add_test(tc, draw_triangle_vp_viewport);
     tcase_add_test(tc, draw_many_points);
     tcase_add_test(tc, draw_assembly);

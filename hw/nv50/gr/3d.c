@@ -535,6 +535,8 @@ static void nv50_3d_fini(void *opaque)
     nv50_3d_draw_free(st);
     nv50_fp_prog_free(st->fp_prog);
     st->fp_prog = NULL;
+    nv50_vp_code_free(st->vp_code);
+    st->vp_code = NULL;
 }
 
 static bool nv50_3d_method(NV50GrCall *c, void *opaque, uint32_t mthd,

@@ -160,6 +160,7 @@ typedef struct NV50Gr3dState {
     bool in_begin;              /* between VERTEX_BEGIN_* and END */
     struct NV50Draw *draw;      /* the draw front end's (3d-draw.c) */
     struct NV50FpProg *fp_prog; /* the back end's (fp-prog.c) */
+    struct NV50VpCode *vp_code; /* the VP's code and decode (vp.c) */
 } NV50Gr3dState;
 
 /*

@@ -183,6 +183,10 @@ unsigned nv50_vfetch_size(uint32_t attrib);
 
 /* --- vp.c --- */
 
+/* A context's VP code kept across draws (NV50Gr3dState.vp_code) */
+typedef struct NV50VpCode NV50VpCode;
+void nv50_vp_code_free(NV50VpCode *vc);
+
 /*
  * Run the VP over @n vertices (@in: in_words words each) as warps of
  * 32 spread over the MPs; @out gets each vertex's result words after

@@ -4,7 +4,10 @@
  * VP_RESULT_MAP into NV50PipeVertex.
  *
  * - Code: the VP segment (VP_ADDRESS in DMA_CODE_CB, NV50GrShared),
- *   entry VP_START_ID; registers VP_REG_ALLOC_TEMP, o[] words
+ *   entry VP_START_ID, read from 0 to 64 KiB past the entry at each
+ *   draw; the context keeps the words and their decoded form
+ *   (NV50VpCode: the same words next time keep the decode, others
+ *   replace it); registers VP_REG_ALLOC_TEMP, o[] words
  *   VP_REG_ALLOC_RESULT; l[] 8 << LOCAL_SIZE_LOG bytes a thread (as the
  *   compute class reads its LOCAL_SIZE_LOG; kept in host memory).
  * - c[]: the VP's SET_PROGRAM_CB slots (NV50GrShared), each buffer read
@@ -124,6 +127,45 @@ static uint32_t *load_code(NV50GrCall *c, const NV50GrShared *sh,
         w[i] = ldn_le_p(&w[i], 4);
     }
     return w;
+}
+
+struct NV50VpCode {
+    uint32_t *words;            /* as read at the last draw */
+    size_t nwords;
+    TeslaCodeCache *cc;         /* their decode (the engine thread's) */
+};
+
+void nv50_vp_code_free(NV50VpCode *vc)
+{
+    if (vc) {
+        tesla_code_cache_free(vc->cc);
+        g_free(vc->words);
+        g_free(vc);
+    }
+}
+
+/*
+ * The context's copy of @code (@nwords read for this draw; taken over
+ * when the copy differs, whose decode is then dropped).
+ */
+static NV50VpCode *vp_code_keep(NV50Gr3dState *st, uint32_t **code,
+                                size_t nwords)
+{
+    NV50VpCode *vc = st->vp_code;
+
+    if (!vc) {
+        vc = st->vp_code = g_new0(NV50VpCode, 1);
+        vc->cc = tesla_code_cache_new();
+    }
+    if (!vc->words || vc->nwords != nwords ||
+        memcmp(vc->words, *code, nwords * 4)) {
+        g_free(vc->words);
+        vc->words = g_steal_pointer(code);
+        vc->nwords = nwords;
+        /* a new buffer may reuse the old one's address: drop explicitly */
+        tesla_code_cache_invalidate(vc->cc);
+    }
+    return vc;
 }
 
 uint32_t *nv50_stage_code(NV50GrCall *c, unsigned prog, uint32_t entry,
@@ -253,6 +295,7 @@ bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
     unsigned warps = (n + TESLA_WARP_SIZE - 1) / TESLA_WARP_SIZE;
     NV50StageCb r;
     TeslaEnv env;
+    NV50VpCode *vc;
     g_autofree uint32_t *code = NULL;
     g_autofree uint32_t *min = NULL;
     size_t ncode;
@@ -265,10 +308,12 @@ bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
                      sh->code[NV50_GR_PROG_VP]);
         return false;
     }
+    vc = vp_code_keep(st, &code, ncode);
     nv50_stage_env(c, st, NV50_GR_PROG_VP,
                    nv50_st(st, NV50_3D_VP_REG_ALLOC_TEMP), &r, &env);
-    env.code = code;
-    env.code_words = ncode;
+    env.code = vc->words;
+    env.code_words = vc->nwords;
+    env.decoded = vc->cc;
 
     min = g_new0(uint32_t, (size_t)MAX(in_words, 1u) * n);
     for (unsigned mp = 0; mp < NV50_MPS && ok; mp++) {
