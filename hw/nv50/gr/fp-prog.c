@@ -84,7 +84,7 @@ static bool code_page(FpDraw *d, NV50CpSpace *sp, uint32_t addr,
         return false;
     }
     for (uint32_t i = 0; i < FP_PAGE / 4; i++) {
-        dst[i] = ldn_le_p(&dst[i], 4);
+        dst[i] = GUINT32_FROM_LE(dst[i]);
     }
     return true;
 }

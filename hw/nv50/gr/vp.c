@@ -124,7 +124,7 @@ static uint32_t *load_code(NV50GrCall *c, const NV50GrShared *sh,
     }
     *nwords = end / 4;
     for (size_t i = 0; i < *nwords; i++) {
-        w[i] = ldn_le_p(&w[i], 4);
+        w[i] = GUINT32_FROM_LE(w[i]);
     }
     return w;
 }
