@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # piglit on the emulated G84: the subset listed in piglit-subset.txt
-# (one test a line: a piglit binary, or shader_runner:PATH of a
-# .shader_test under piglit's directory, and the result it must give),
+# (one test a line: a piglit binary, its arguments after commas
+# (e.g. ext_framebuffer_multisample-clear,4,color), or
+# shader_runner:PATH of a .shader_test under piglit's directory, and
+# the result it must give),
 # run by Mesa's nouveau (nv50) driver in gemu's Mesa guest, headless
 # (PIGLIT_PLATFORM=gbm, -auto -fbo).
 #
@@ -51,7 +53,7 @@ piglit_tree() {
             mkdir -p "$root$piglit/$(dirname "$f")"
             cp "$piglit/$f" "$root$piglit/$f" || return 1 ;;
         *)
-            cp "$piglit/bin/$name" "$root$piglit/bin/" || return 1 ;;
+            cp "$piglit/bin/${name%%,*}" "$root$piglit/bin/" || return 1 ;;
         esac
     done || return 1
     cp -a "$piglit"/lib/*.so* "$root$piglit/lib/" || return 1
@@ -86,7 +88,7 @@ EOF
             shader_runner:*)
                 echo "t $name bin/shader_runner ${name#shader_runner:}" ;;
             *)
-                echo "t $name bin/$name" ;;
+                echo "t $name bin/$(echo "$name" | tr , ' ')" ;;
             esac
         done
     } >"$root/usr/bin/run-piglit"
