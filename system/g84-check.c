@@ -25,6 +25,7 @@
 
 #include <fcntl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define G84_CTL_LINE_MAX    256     /* a longer control line is dropped */
@@ -162,12 +163,13 @@ bool g84_checks_init(G84Checks *c, const MachineOptions *opts, char **err)
 {
     memset(c, 0, sizeof(*c));
     c->t0 = g_get_monotonic_time();
-    c->ctl_fd = c->con_fd = c->ctl_qemu = c->con_qemu = -1;
+    c->ctl_fd = c->con_fd = c->con_in = c->ctl_qemu = -1;
     c->ctl_in = g_string_new(NULL);
     c->con_line = g_string_new(NULL);
     c->nouveau_errors = g_ptr_array_new_with_free_func(g_free);
     c->results = g_string_new(NULL);
     c->worst = -1;
+    c->poll_jumps = c->host_jumps = -1;
     c->run_status = -1;
     c->dumps = g_new0(G84Dump, opts->n_screendumps);
     for (int i = 0; i < opts->n_screendumps; i++) {
@@ -208,7 +210,19 @@ void g84_checks_free(G84Checks *c)
     if (c->con_fd >= 0) {
         close(c->con_fd);
     }
-    c->ctl_fd = c->con_fd = -1;
+    if (c->con_in >= 0) {
+        close(c->con_in);
+    }
+    c->ctl_fd = c->con_fd = c->con_in = -1;
+    if (c->con_dir) {
+        g_autofree char *in = g_build_filename(c->con_dir, "con.in", NULL);
+        g_autofree char *out = g_build_filename(c->con_dir, "con.out", NULL);
+
+        unlink(in);
+        unlink(out);
+        rmdir(c->con_dir);
+        g_clear_pointer(&c->con_dir, g_free);
+    }
     g84_checks_qemu_fds(c, false);
     if (c->ctl_in) {
         g_string_free(c->ctl_in, TRUE);
@@ -460,7 +474,8 @@ static void stdin_read(G84Checks *c)
         }
         return;
     }
-    if (send(c->con_fd, buf, n, MSG_NOSIGNAL) != n) {
+    /* gemu holds con.in open for reading too: no SIGPIPE */
+    if (write(c->con_in, buf, n) != n) {
         c->con_stdin = false;
     }
 }
@@ -580,6 +595,33 @@ static int line_new(int *qemu, char **err)
     return sv[0];
 }
 
+/*
+ * The console's FIFOs (G84Checks.con_dir).  gemu opens both ends it uses
+ * read-write, as QEMU does: no open waits for the other side, and a
+ * write to con.in never meets a FIFO without a reader.
+ */
+static bool console_fifos(G84Checks *c, char **err)
+{
+    g_autofree char *in = NULL, *out = NULL;
+
+    c->con_dir = g_dir_make_tmp("gemu-console-XXXXXX", NULL);
+    if (!c->con_dir) {
+        *err = g_strdup_printf("no directory for the console's FIFOs: %s",
+                               strerror(errno));
+        return false;
+    }
+    in = g_build_filename(c->con_dir, "con.in", NULL);
+    out = g_build_filename(c->con_dir, "con.out", NULL);
+    if (mkfifo(in, 0600) < 0 || mkfifo(out, 0600) < 0 ||
+        (c->con_fd = open(out, O_RDWR | O_NONBLOCK | O_CLOEXEC)) < 0 ||
+        (c->con_in = open(in, O_RDWR | O_NONBLOCK | O_CLOEXEC)) < 0) {
+        *err = g_strdup_printf("the console's FIFOs in %s: %s", c->con_dir,
+                               strerror(errno));
+        return false;
+    }
+    return true;
+}
+
 static void serial_arg(GPtrArray *args, const char *id, int fd)
 {
     g_ptr_array_add(args, g_strdup("-chardev"));
@@ -591,16 +633,19 @@ static void serial_arg(GPtrArray *args, const char *id, int fd)
 bool g84_checks_serial(G84Checks *c, GPtrArray *args, bool mon_stdio,
                        bool console, char **err)
 {
-    c->ctl_qemu = c->con_qemu = -1;
+    c->ctl_qemu = -1;
     if (console) {
         /* -summary: the console through gemu, which sees its lines */
-        c->con_fd = line_new(&c->con_qemu, err);
-        if (c->con_fd < 0) {
+        if (!console_fifos(c, err)) {
             return false;
         }
         c->con_stdin = !mon_stdio;
         c->con_seen = true;
-        serial_arg(args, "gemu-serial", c->con_qemu);
+        g_ptr_array_add(args, g_strdup("-chardev"));
+        g_ptr_array_add(args, g_strdup_printf("pipe,id=gemu-serial,"
+                                              "path=%s/con", c->con_dir));
+        g_ptr_array_add(args, g_strdup("-serial"));
+        g_ptr_array_add(args, g_strdup("chardev:gemu-serial"));
     } else if (mon_stdio) {
         /*
          * stdin is the monitor's: the guest console only prints, QEMU
@@ -633,7 +678,7 @@ bool g84_checks_serial(G84Checks *c, GPtrArray *args, bool mon_stdio,
 
 void g84_checks_qemu_fds(G84Checks *c, bool child)
 {
-    int *fds[] = { &c->ctl_qemu, &c->con_qemu };
+    int *fds[] = { &c->ctl_qemu };
 
     for (size_t i = 0; i < ARRAY_SIZE(fds); i++) {
         if (*fds[i] < 0) {

@@ -41,9 +41,20 @@ typedef struct G84Checks {
     int64_t t0;                 /* monotonic us at the start */
     int ctl_fd;                 /* gemu's end of the guest's ttyS1; -1 */
     int ctl_qemu;               /* QEMU's end, until QEMU has it; -1 */
-    int con_qemu;               /* the console's (-summary) */
     GString *ctl_in;            /* what came of a line so far */
-    int con_fd;                 /* gemu's end of the console (-summary) */
+    /*
+     * -summary: the console through gemu, on two FIFOs in con_dir
+     * (QEMU's "pipe" chardev): con.out, what the guest prints, read at
+     * con_fd; con.in, what gemu's stdin sends it, written at con_in.
+     * FIFOs, not a socket: QEMU's serial port writes a byte at a time,
+     * and a socket's buffer fills after a few hundred of them (each
+     * byte is a buffer of its own), after which QEMU retries the guest's
+     * output on host time -- a run under -clock virtual would no longer
+     * repeat.  A FIFO holds 64 KiB of such bytes.
+     */
+    char *con_dir;
+    int con_fd;
+    int con_in;
     bool con_stdin;             /* stdin goes to the console */
     bool con_seen;              /* gemu carries the console (-summary) */
     GString *con_line;
@@ -51,6 +62,9 @@ typedef struct G84Checks {
     GString *results;           /* the screendumps, JSON objects */
     unsigned compared, differing, failed;
     int worst;                  /* the worst pixel difference; -1: none */
+    /* -clock virtual's clock jumps, at the guest's polls and on host
+       time (g84-record.c); -1: not under -clock virtual */
+    int64_t poll_jumps, host_jumps;
     int run_status;             /* -guest-run's, -1 until it comes */
     int64_t frame;              /* head 0's frame at this dump; -1 */
 } G84Checks;

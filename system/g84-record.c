@@ -10,6 +10,7 @@
 #include "gemu/osdep.h"
 #include "gemu/log.h"
 #include "hw/nv50/engine.h"
+#include "hw/nv50/nv50_regs.h"
 #include "hw/pci/replay.h"
 #include "ui/console.h"
 #include "g84-record.h"
@@ -19,6 +20,9 @@ struct G84Rec {
     GemuClock *clk;
     bool vclock;
     int64_t last_access;        /* host ns of the guest's last access */
+    bool polled;                /* the guest's ISR has read PMC_INTR */
+    bool stall_said;
+    int64_t poll_jumps, idle_jumps;  /* clock jumps: at polls, on host time */
     int64_t frames_ns;          /* the -frames clock under -clock virtual */
     GemuRecWriter *w;
     PciRecorder *rec;
@@ -121,6 +125,49 @@ static GemuRecType access_type(const MPQemuMsg *msg, uint64_t *addr,
     }
 }
 
+/*
+ * Move the card's clock to its next timer (which fires) and record the
+ * step.  The caller knows a timer is armed and awaited.
+ */
+static void clock_jump(G84Rec *r)
+{
+    int64_t deadline = gemu_clock_next_deadline(r->clk);
+    int64_t delta = MAX(0, deadline - gemu_clock_get_ns(r->clk));
+
+    gemu_clock_advance(r->clk, delta);
+    if (r->rec) {
+        pci_recorder_clock(r->rec, delta);
+    }
+}
+
+static bool timer_awaited(G84Rec *r)
+{
+    return gemu_clock_next_deadline(r->clk) != INT64_MAX &&
+           nv50_timer_awaited(r->card);
+}
+
+/*
+ * An idle poll: the guest's interrupt handler reads PMC_INTR_HOST (nvkm
+ * reads it first thing) and nothing is pending while the card has a
+ * timer the guest waits for.  Under gemu's guest the handler runs at
+ * every timer tick (irqpoll), a point of the guest's own time: with
+ * QEMU's -icount that point does not depend on the host, so a jump taken
+ * there keeps two runs alike where the host-timed jump would not.
+ */
+static bool idle_poll(G84Rec *r, const MPQemuMsg *msg)
+{
+    NV50State *s = r->card;
+    hwaddr off;
+
+    if (msg->cmd != MPQEMU_CMD_BAR_READ || msg->u.bar.size != 4 ||
+        pci_find_bar(PCI_DEVICE(s), msg->u.bar.addr, &off) != 0 ||
+        off != NV_PMC_INTR_HOST) {
+        return false;
+    }
+    r->polled = true;
+    return nv50_pmc_read(s, NV_PMC_INTR_HOST, 4) == 0 && timer_awaited(r);
+}
+
 static void access_hook(void *opaque, const MPQemuMsg *msg, bool done,
                         uint64_t ret)
 {
@@ -131,6 +178,10 @@ static void access_hook(void *opaque, const MPQemuMsg *msg, bool done,
 
     if (!done) {
         r->last_access = host_ns();
+        if (r->vclock && idle_poll(r, msg)) {
+            clock_jump(r);
+            r->poll_jumps++;
+        }
         gemu_clock_bus_access(r->clk);
         return;
     }
@@ -154,30 +205,42 @@ void g84_rec_attach(G84Rec *r, MPQemuServer *srv)
 
 int64_t g84_rec_idle_wait(G84Rec *r)
 {
-    if (!r->vclock || gemu_clock_next_deadline(r->clk) == INT64_MAX ||
-        !nv50_timer_awaited(r->card)) {
+    int64_t idle = r->polled ? G84_VCLOCK_STALL_NS : G84_VCLOCK_IDLE_NS;
+
+    if (!r->vclock || !timer_awaited(r)) {
         return INT64_MAX;
     }
-    return MAX(0, r->last_access + G84_VCLOCK_IDLE_NS - host_ns());
+    return MAX(0, r->last_access + idle - host_ns());
 }
 
 void g84_rec_idle(G84Rec *r)
 {
-    int64_t deadline, delta;
-
     if (r->w) {
         gemu_rec_flush(r->w);       /* a killed run keeps this much */
     }
     if (!r->vclock || g84_rec_idle_wait(r) > 0) {
         return;
     }
-    deadline = gemu_clock_next_deadline(r->clk);
-    delta = MAX(0, deadline - gemu_clock_get_ns(r->clk));
-    gemu_clock_advance(r->clk, delta);
-    if (r->rec) {
-        pci_recorder_clock(r->rec, delta);
+    if (r->polled && !r->stall_said) {
+        gemu_log("gemu: g84: -clock virtual: the guest made no access for "
+                 "%d s of host time while the card's timer is awaited: the "
+                 "clock jumps on host time from here (the run may not "
+                 "repeat)\n", G84_VCLOCK_STALL_NS / 1000000000);
+        r->stall_said = true;
     }
+    clock_jump(r);
+    r->idle_jumps++;
     r->last_access = host_ns();     /* the next jump after another wait */
+}
+
+bool g84_rec_jumps(const G84Rec *r, int64_t *at_polls, int64_t *host)
+{
+    if (!r || !r->vclock) {
+        return false;
+    }
+    *at_polls = r->poll_jumps;
+    *host = r->idle_jumps;
+    return true;
 }
 
 bool g84_rec_finish(G84Rec *r, GError **errp)

@@ -12,9 +12,16 @@
 #include "hw/remote/mpqemu.h"
 #include "machines.h"
 
-/* no access for this long (host time): the guest is idle, the virtual
-   clock jumps to the card's next timer */
+/*
+ * No access for this long (host time) while the card has a timer the
+ * guest waits for: the guest is idle, the virtual clock jumps to that
+ * timer.  Once the guest's interrupt handler has been seen polling
+ * (g84-record.c: idle polls), jumps are taken at its polls and the
+ * host-timed jump only after STALL, as a way out of a guest that stopped
+ * polling.
+ */
 #define G84_VCLOCK_IDLE_NS      (2 * 1000 * 1000)
+#define G84_VCLOCK_STALL_NS     (1000 * 1000 * 1000)
 
 typedef struct G84Rec G84Rec;
 
@@ -34,6 +41,9 @@ void g84_rec_attach(G84Rec *r, MPQemuServer *srv);
 int64_t g84_rec_idle_wait(G84Rec *r);
 /* The main loop found nothing to do: jump the clock if the guest idles. */
 void g84_rec_idle(G84Rec *r);
+/* -clock virtual: the clock's jumps so far, at the guest's polls and on
+   host time; false (nothing set) under the host clock. */
+bool g84_rec_jumps(const G84Rec *r, int64_t *at_polls, int64_t *host);
 /* QEMU is gone: END (with the card's digest) and close; before the
    server is freed.  False with *errp if the file could not be written. */
 bool g84_rec_finish(G84Rec *r, GError **errp);

@@ -136,6 +136,13 @@ bool g84_summary_write(const G84Checks *c, const char *path, int status,
         g_string_append(s, "  \"worst_pixel_difference\": null,\n");
     }
     g_string_append_printf(s, "  \"screendump_failures\": %u,\n", c->failed);
+    if (c->poll_jumps >= 0) {
+        g_string_append_printf(s, "  \"clock_jumps\": { \"at_polls\": %"
+                               PRId64 ", \"host_timed\": %" PRId64 " },\n",
+                               c->poll_jumps, c->host_jumps);
+    } else {
+        g_string_append(s, "  \"clock_jumps\": null,\n");
+    }
     g_string_append_printf(s, "  \"screendumps\": [%s%s]\n}\n",
                            c->results->str, c->results->len ? "\n  " : "");
     if (!g_file_set_contents(path, s->str, s->len, &gerr)) {

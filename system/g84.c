@@ -32,11 +32,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define G84_DEFAULT_QEMU        "qemu-system-x86_64"
-#define G84_DEFAULT_RAM_MIB     512
-/* -guest-mesa: its initramfs (~240 MB) and the files unpacked from it */
-#define G84_MESA_RAM_MIB        1024
-#define G84_RAM_BACKEND         "gemu-ram"
 /* -guest without a terminal or a window: power off this long after boot */
 #define G84_GUEST_BATCH_POWEROFF    5
 /* the x86 kernel's command line is at most 2047 bytes (COMMAND_LINE_SIZE) */
@@ -57,72 +52,15 @@ typedef struct G84Machine {
     int pin_cpu;                /* its CPU, or GEMU_PIN_CPU_AUTO */
     G84Checks chk;              /* screendumps, the guest's serial ports */
     G84Rec *rec;                /* -clock virtual, -record */
+    GemuClock clk;              /* the card's */
+    bool clk_up;
+    uint64_t vram;              /* -vram; 0: the card's default */
+    G84QemuUser user;           /* the user's QEMU options */
+    char *kernel, *initrd;      /* -guest: the guest gemu built */
+    bool initrd_temp;           /* the initrd is this run's: removed */
 } G84Machine;
 
 static volatile pid_t qemu_pid;
-
-/*
- * A size as QEMU's -m takes it: a number with an optional K/M/G/T suffix;
- * a bare number is in MiB.  0 if malformed.
- */
-static uint64_t parse_size_mib_default(const char *str)
-{
-    char *end;
-    uint64_t v;
-
-    errno = 0;
-    v = g_ascii_strtoull(str, &end, 10);
-    if (errno || end == str) {
-        return 0;
-    }
-    switch (g_ascii_toupper(*end)) {
-    case '\0':
-        return v << 20;
-    case 'K':
-        v <<= 10;
-        break;
-    case 'M':
-        v <<= 20;
-        break;
-    case 'G':
-        v <<= 30;
-        break;
-    case 'T':
-        v <<= 40;
-        break;
-    default:
-        return 0;
-    }
-    if (end[1] && g_ascii_toupper(end[1]) != 'B') {
-        return 0;
-    }
-    return v;
-}
-
-/* "-m 512M" or "-m size=512M,slots=..." */
-static uint64_t parse_qemu_mem(const char *arg)
-{
-    g_auto(GStrv) parts = g_strsplit(arg, ",", -1);
-
-    for (char **p = parts; *p; p++) {
-        if (g_str_has_prefix(*p, "size=")) {
-            return parse_size_mib_default(*p + 5);
-        }
-        if (p == parts && !strchr(*p, '=')) {
-            return parse_size_mib_default(*p);
-        }
-    }
-    return 0;
-}
-
-static bool is_opt(const char *arg, const char *name)
-{
-    /* QEMU takes both -opt and --opt */
-    if (arg[0] == '-' && arg[1] == '-') {
-        arg++;
-    }
-    return arg[0] == '-' && !strcmp(arg + 1, name);
-}
 
 static void forward_signal(int sig)
 {
@@ -291,7 +229,7 @@ static void ram_changed(void *opaque, GuestRAM *ram)
 }
 
 /* Free what g84_machine_run made, windows before the VRAM they show. */
-static void g84_teardown(G84Machine *m, GemuClock *clk)
+static void g84_teardown(G84Machine *m)
 {
     display_set_key_handler(NULL, NULL);
     display_close();
@@ -309,7 +247,14 @@ static void g84_teardown(G84Machine *m, GemuClock *clk)
     for (int h = 0; h < NV50_HEADS; h++) {
         display_console_free(m->con[h]);
     }
-    gemu_clock_destroy(clk);
+    if (m->clk_up) {
+        gemu_clock_destroy(&m->clk);
+    }
+    if (m->initrd_temp) {
+        unlink(m->initrd);
+    }
+    g_free(m->kernel);
+    g_free(m->initrd);
 }
 
 /*
@@ -381,83 +326,42 @@ static int g84_exit_status(G84Machine *m, const MachineOptions *opts,
     return WEXITSTATUS(status);
 }
 
-int g84_machine_run(const MachineOptions *opts)
+/*
+ * What needs no card: the options gemu reads, the user's QEMU options,
+ * the guest gemu builds, the checks.  False (said) if one cannot be used.
+ */
+static bool g84_prepare(G84Machine *m, const MachineOptions *opts)
 {
-    g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func(g_free);
     g_autoptr(GError) err = NULL;
-    g_autofree char *kernel = NULL, *initrd = NULL, *cmdline = NULL;
-    uint64_t ram = 0, vram = 0;
-    bool has_accel = false, has_vga = false, has_mem = false;
-    bool initrd_temp = false;
     g_autofree char *derr = NULL;
-    MonitorOps mon_ops = {
-        .console = g84_console, .refresh = g84_refresh, .quit = g84_quit,
-        .commands = nv50_monitor_commands, .info = nv50_monitor_info,
-    };
-    G84Machine m = { 0 };
-    bool mon_stdio = opts->monitor && !strcmp(opts->monitor, "stdio");
-    GemuClock clk;
-    GemuClockKind kind;
-    NV50State *card;
-    MPQemuServer *srv;
-    int sv[2], status = 0;
-    bool ok;
-    pid_t pid;
 
-    if (opts->vram) {
-        vram = parse_size_mib_default(opts->vram);
-        if (!vram) {
-            gemu_error("g84: bad -vram size '%s' (e.g. 256M, 1G)",
-                       opts->vram);
-            return 1;
-        }
+    /* first: g84_teardown frees them whatever fails after */
+    if (!g84_checks_init(&m->chk, opts, &derr)) {
+        gemu_error("g84: %s", derr);
+        return false;
+    }
+    if (opts->vram && !(m->vram = g84_parse_size(opts->vram))) {
+        gemu_error("g84: bad -vram size '%s' (e.g. 256M, 1G)", opts->vram);
+        return false;
     }
     if (opts->scene) {
         gemu_error("g84: -scene is for the sgx543 machine");
-        return 1;
+        return false;
     }
     if (opts->pin_cpu) {
-        g_autofree char *perr = NULL;
-
-        if (!gemu_pin_cpu_parse(opts->pin_cpu, &m.pin_cpu, &perr)) {
-            gemu_error("g84: %s", perr);
-            return 1;
+        if (!gemu_pin_cpu_parse(opts->pin_cpu, &m->pin_cpu, &derr)) {
+            gemu_error("g84: %s", derr);
+            return false;
         }
-        m.pin_pending = true;
+        m->pin_pending = true;
     }
-    for (int i = 0; i < opts->argc; i++) {
-        const char *a = opts->argv[i];
-
-        if (is_opt(a, "m") && i + 1 < opts->argc) {
-            ram = parse_qemu_mem(opts->argv[i + 1]);
-            has_mem = true;
-            if (!ram) {
-                gemu_error("g84: cannot read the memory size in '-m %s'",
-                           opts->argv[i + 1]);
-                return 1;
-            }
-        } else if (is_opt(a, "accel") || is_opt(a, "enable-kvm")) {
-            has_accel = true;
-        } else if (is_opt(a, "vga") || is_opt(a, "nodefaults")) {
-            has_vga = true;
-        } else if (is_opt(a, "object") && i + 1 < opts->argc &&
-                   strstr(opts->argv[i + 1], "id=" G84_RAM_BACKEND)) {
-            gemu_error("g84: the object id '%s' is gemu's", G84_RAM_BACKEND);
-            return 1;
-        }
-    }
-    if (!ram) {
-        ram = (uint64_t)(opts->guest_mesa ? G84_MESA_RAM_MIB
-                                          : G84_DEFAULT_RAM_MIB) << 20;
+    if (!g84_qemu_scan(opts, &m->user, &err)) {
+        gemu_error("g84: %s", err->message);
+        return false;
     }
     if (opts->guest_run && !*opts->guest_run) {
         gemu_error("g84: -guest-run: the command is empty");
-        return 1;
-    }
-    if (!g84_checks_init(&m.chk, opts, &derr)) {
-        gemu_error("g84: %s", derr);
-        g84_checks_free(&m.chk);
-        return 1;
+        return false;
     }
     if (opts->guest) {
         const G84GuestSpec spec = {
@@ -465,146 +369,118 @@ int g84_machine_run(const MachineOptions *opts)
             .files = opts->guest_files, .mesa = opts->guest_mesa,
         };
 
-        if (!g84_guest_prepare(&spec, &kernel, &initrd, &initrd_temp,
-                               &err)) {
+        if (!g84_guest_prepare(&spec, &m->kernel, &m->initrd,
+                               &m->initrd_temp, &err)) {
             gemu_error("g84: cannot make the guest: %s", err->message);
-            g84_checks_free(&m.chk);
-            return 1;
+            return false;
         }
     }
-    if (opts->guest_mesa && has_mem &&
-        ram < ((uint64_t)G84_MESA_RAM_MIB << 20)) {
+    if (opts->guest_mesa && m->user.has_mem &&
+        m->user.ram < ((uint64_t)G84_MESA_RAM_MIB << 20)) {
         gemu_log("gemu: g84: -guest-mesa with -m %" PRIu64 "M: the guest "
                  "may not have room for Mesa's initramfs (%dM is the "
-                 "default with -guest-mesa)\n", ram >> 20, G84_MESA_RAM_MIB);
+                 "default with -guest-mesa)\n", m->user.ram >> 20,
+                 G84_MESA_RAM_MIB);
     }
+    return true;
+}
+
+/*
+ * The card and what shows it: the clock, the card, -clock/-record, the
+ * heads' consoles, the window or -frames, the monitor, QMP for keys.
+ */
+static bool g84_card_up(G84Machine *m, const MachineOptions *opts,
+                        MonitorOps *mon_ops)
+{
+    g_autoptr(GError) err = NULL;
+    g_autofree char *derr = NULL;
+    GemuClockKind kind;
 
     if (!g84_rec_clock_kind(opts, &kind, &err)) {
         gemu_error("g84: %s", err->message);
-        return 1;
+        return false;
     }
-    gemu_clock_init(&clk, kind);
-    card = nv50_new(&clk, NULL, vram, &err);
-    if (!card) {
+    gemu_clock_init(&m->clk, kind);
+    m->clk_up = true;
+    m->card = nv50_new(&m->clk, NULL, m->vram, &err);
+    if (!m->card) {
         gemu_error("g84: %s", err->message);
-        gemu_clock_destroy(&clk);
-        return 1;
+        return false;
     }
-    m.card = card;
-    mon_ops.commands_opaque = card;     /* the card's monitor commands */
-    device_reset(DEVICE(card));
-    nv50_engine_set_deterministic(card, opts->engine_sync);
+    mon_ops->commands_opaque = m->card;     /* the card's monitor commands */
+    device_reset(DEVICE(m->card));
+    nv50_engine_set_deterministic(m->card, opts->engine_sync);
     /* before display_open: -clock virtual has its own -frames clock */
-    m.rec = g84_rec_new(opts, card, &clk, &err);
-    if (!m.rec) {
+    m->rec = g84_rec_new(opts, m->card, &m->clk, &err);
+    if (!m->rec) {
         gemu_error("g84: -record: %s", err->message);
-        g84_teardown(&m, &clk);
-        return 1;
+        return false;
     }
     for (int h = 0; h < NV50_HEADS; h++) {
         g_autofree char *name = g_strdup_printf("g84 head %d", h);
 
-        m.con[h] = display_console_new(name);
-        nv50_scanout_set_console(card, h, m.con[h]);
+        m->con[h] = display_console_new(name);
+        nv50_scanout_set_console(m->card, h, m->con[h]);
     }
     /* the window shows head 0, where nouveau puts its console */
-    if (!display_open(m.con[0], opts->display, opts->frames, &derr) ||
+    if (!display_open(m->con[0], opts->display, opts->frames, &derr) ||
         (opts->monitor &&
-         !(m.mon = monitor_new(opts->monitor, &mon_ops, &m, &derr)))) {
+         !(m->mon = monitor_new(opts->monitor, mon_ops, m, &derr)))) {
         gemu_error("g84: %s", derr);
-        g84_teardown(&m, &clk);
-        return 1;
+        return false;
     }
     /* keys typed into the window reach the guest through QEMU's QMP */
     if (display_has_window()) {
-        m.qmp_dir = g_dir_make_tmp("gemu-qmp-XXXXXX", NULL);
-        if (m.qmp_dir) {
-            m.qmp_sock = g_build_filename(m.qmp_dir, "qmp.sock", NULL);
-            m.qmp = qmp_client_new(m.qmp_sock);
-            display_set_key_handler(qmp_client_key_handler, m.qmp);
+        m->qmp_dir = g_dir_make_tmp("gemu-qmp-XXXXXX", NULL);
+        if (m->qmp_dir) {
+            m->qmp_sock = g_build_filename(m->qmp_dir, "qmp.sock", NULL);
+            m->qmp = qmp_client_new(m->qmp_sock);
+            display_set_key_handler(qmp_client_key_handler, m->qmp);
         } else {
             gemu_log("g84: no directory for QEMU's QMP socket: "
                      "the window takes no keys\n");
         }
     }
+    return true;
+}
+
+/* QEMU, started on the other end of *FD; false (said) if it cannot be. */
+static bool g84_launch(G84Machine *m, const MachineOptions *opts, int *fd)
+{
+    g_autoptr(GError) err = NULL;
+    g_autofree char *derr = NULL, *cmdline = NULL;
+    g_autoptr(GPtrArray) serial = g_ptr_array_new_with_free_func(g_free);
+    g_autoptr(GPtrArray) args = NULL;
+    bool mon_stdio = opts->monitor && !strcmp(opts->monitor, "stdio");
+    G84QemuLaunch l = {
+        .thread_names = m->pin_pending, .qmp_sock = m->qmp_sock,
+        .deterministic = m->clk.kind == GEMU_CLOCK_VIRTUAL,
+    };
+    int sv[2];
+    pid_t pid;
+
     /* after display_open: a batch run (no window) powers off by itself */
-    if (opts->guest && !(cmdline = g84_guest_cmdline(opts, &err))) {
-        gemu_error("g84: -guest: %s", err->message);
-        g84_teardown(&m, &clk);
-        return 1;
+    if (opts->guest) {
+        if (!(cmdline = g84_guest_cmdline(opts, &err))) {
+            gemu_error("g84: -guest: %s", err->message);
+            return false;
+        }
+        if (!g84_checks_serial(&m->chk, serial, mon_stdio, opts->summary,
+                               &derr)) {
+            gemu_error("g84: %s", derr);
+            return false;
+        }
+        l.kernel = m->kernel;
+        l.initrd = m->initrd;
+        l.cmdline = cmdline;
+        l.serial = serial;
     }
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
         gemu_error("g84: socketpair: %s", strerror(errno));
-        g84_teardown(&m, &clk);
-        return 1;
+        return false;
     }
-
-    g_ptr_array_add(args, g_strdup(opts->qemu ? opts->qemu
-                                              : G84_DEFAULT_QEMU));
-    if (opts->guest) {
-        /* first, so that the user's options after "--" win */
-        g_ptr_array_add(args, g_strdup("-kernel"));
-        g_ptr_array_add(args, g_strdup(kernel));
-        g_ptr_array_add(args, g_strdup("-initrd"));
-        g_ptr_array_add(args, g_strdup(initrd));
-        g_ptr_array_add(args, g_strdup("-append"));
-        g_ptr_array_add(args, g_steal_pointer(&cmdline));
-        g_ptr_array_add(args, g_strdup("-display"));
-        g_ptr_array_add(args, g_strdup("none"));
-        /* ttyS0, the console; ttyS1, the control line (g84-check.c) */
-        if (!g84_checks_serial(&m.chk, args, mon_stdio, opts->summary,
-                               &derr)) {
-            gemu_error("g84: %s", derr);
-            close(sv[0]);
-            close(sv[1]);
-            g84_teardown(&m, &clk);
-            return 1;
-        }
-        g_ptr_array_add(args, g_strdup("-monitor"));
-        g_ptr_array_add(args, g_strdup("none"));
-        g_ptr_array_add(args, g_strdup("-no-reboot"));
-        g_ptr_array_add(args, g_strdup("-nic"));
-        g_ptr_array_add(args, g_strdup("none"));
-    }
-    if (m.pin_pending) {
-        /* thread names, to find the vCPU thread by (-name merges) */
-        g_ptr_array_add(args, g_strdup("-name"));
-        g_ptr_array_add(args, g_strdup("debug-threads=on"));
-    }
-    for (int i = 0; i < opts->argc; i++) {
-        g_ptr_array_add(args, g_strdup(opts->argv[i]));
-    }
-    if (!has_mem) {
-        g_ptr_array_add(args, g_strdup("-m"));
-        g_ptr_array_add(args, g_strdup_printf("%" PRIu64 "M", ram >> 20));
-    }
-    if (m.qmp_dir) {
-        g_ptr_array_add(args, g_strdup("-qmp"));
-        g_ptr_array_add(args, g_strdup_printf("unix:%s,server=on,wait=off",
-                                              m.qmp_sock));
-    }
-    /* fd-backed RAM: SYNC_SYSMEM can only pass RAM that has an fd */
-    g_ptr_array_add(args, g_strdup("-object"));
-    g_ptr_array_add(args, g_strdup_printf("memory-backend-memfd,id="
-                                          G84_RAM_BACKEND ",size=%" PRIu64
-                                          ",share=on", ram));
-    g_ptr_array_add(args, g_strdup("-machine"));
-    g_ptr_array_add(args, g_strdup("memory-backend=" G84_RAM_BACKEND));
-    if (!has_accel) {
-        /* QEMU 7.2's proxy deadlocks with multi-threaded TCG */
-        g_ptr_array_add(args, g_strdup("-accel"));
-        g_ptr_array_add(args, g_strdup("tcg,thread=single"));
-    }
-    if (!has_vga) {
-        /* the card is the VGA device */
-        g_ptr_array_add(args, g_strdup("-vga"));
-        g_ptr_array_add(args, g_strdup("none"));
-    }
-    g_ptr_array_add(args, g_strdup("-device"));
-    g_ptr_array_add(args, g_strdup_printf("x-pci-proxy-dev,id=gemu-gpu,"
-                                          "fd=%d", sv[1]));
-    g_ptr_array_add(args, NULL);
-
+    l.fd = sv[1];
+    args = g84_qemu_argv(opts, &m->user, &l);
     if (gemu_loglevel & LOG_TRACE_MMIO) {
         g_autofree char *cmd = g_strjoinv(" ", (char **)args->pdata);
 
@@ -616,48 +492,66 @@ int g84_machine_run(const MachineOptions *opts)
         gemu_error("g84: fork: %s", strerror(errno));
         close(sv[0]);
         close(sv[1]);
-        g84_teardown(&m, &clk);
-        return 1;
+        return false;
     }
     if (pid == 0) {
         /* QEMU must not outlive gemu: its device would be gone */
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         fcntl(sv[1], F_SETFD, 0);
-        g84_checks_qemu_fds(&m.chk, true);
+        g84_checks_qemu_fds(&m->chk, true);
         execvp(args->pdata[0], (char **)args->pdata);
         fprintf(stderr, "gemu: g84: cannot start %s: %s\n",
                 (char *)args->pdata[0], strerror(errno));
         _exit(127);
     }
-    qemu_pid = m.qemu = pid;
+    qemu_pid = m->qemu = pid;
     close(sv[1]);
-    g84_checks_qemu_fds(&m.chk, false);
+    g84_checks_qemu_fds(&m->chk, false);
+    *fd = sv[0];
+    return true;
+}
+
+int g84_machine_run(const MachineOptions *opts)
+{
+    g_autoptr(GError) err = NULL;
+    MonitorOps mon_ops = {
+        .console = g84_console, .refresh = g84_refresh, .quit = g84_quit,
+        .commands = nv50_monitor_commands, .info = nv50_monitor_info,
+    };
+    G84Machine m = { 0 };
+    MPQemuServer *srv;
+    int fd, status = 0;
+    bool ok;
+
+    if (!g84_prepare(&m, opts) || !g84_card_up(&m, opts, &mon_ops) ||
+        !g84_launch(&m, opts, &fd)) {
+        g84_teardown(&m);
+        return 1;
+    }
     /* Ctrl-C reaches QEMU too; gemu follows it out when it exits */
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, forward_signal);
     signal(SIGHUP, forward_signal);
 
-    srv = mpqemu_server_new(sv[0], PCI_DEVICE(card), ram_changed, card);
+    srv = mpqemu_server_new(fd, PCI_DEVICE(m.card), ram_changed, m.card);
     g84_rec_attach(m.rec, srv);
-    ok = serve(&m, srv, &clk);
+    ok = serve(&m, srv, &m.clk);
     if (!g84_rec_finish(m.rec, &err)) {
         gemu_error("g84: -record: %s", err->message);
         ok = false;
     }
     mpqemu_server_free(srv);
     if (!ok) {
-        kill(pid, SIGTERM);
+        kill(m.qemu, SIGTERM);
     }
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    while (waitpid(m.qemu, &status, 0) < 0 && errno == EINTR) {
         continue;
     }
     qemu_pid = 0;
-    g84_checks_end(&m.chk, card);
-    if (initrd_temp) {
-        unlink(initrd);
-    }
+    g84_checks_end(&m.chk, m.card);
+    g84_rec_jumps(m.rec, &m.chk.poll_jumps, &m.chk.host_jumps);
     status = g84_exit_status(&m, opts, status, ok);
     status = g84_checks_status(&m.chk, opts, status);
-    g84_teardown(&m, &clk);
+    g84_teardown(&m);
     return status;
 }

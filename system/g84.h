@@ -7,6 +7,47 @@
 #define SYSTEM_G84_H
 
 #include "gemu/osdep.h"
+#include "machines.h"
+
+#define G84_DEFAULT_QEMU        "qemu-system-x86_64"
+#define G84_DEFAULT_RAM_MIB     512
+/* -guest-mesa: its initramfs (~240 MB) and the files unpacked from it */
+#define G84_MESA_RAM_MIB        1024
+#define G84_RAM_BACKEND         "gemu-ram"
+/*
+ * -clock virtual: QEMU's -icount shift (each guest instruction is 2^N ns
+ * of the guest's time; docs/replay.md has what was measured) and the
+ * date the guest's RTC starts at.
+ */
+#define G84_VCLOCK_ICOUNT_SHIFT 3
+#define G84_VCLOCK_RTC_BASE     "2026-01-01T00:00:00"
+
+/* What the user's QEMU options (after "--") say already (g84-qemu.c). */
+typedef struct G84QemuUser {
+    uint64_t ram;               /* -m's, or gemu's default */
+    bool has_mem, has_accel, has_vga, has_icount, has_seed, has_rtc;
+} G84QemuUser;
+
+/* What gemu adds to them. */
+typedef struct G84QemuLaunch {
+    const char *kernel;         /* -guest: the guest gemu built; else NULL */
+    const char *initrd;
+    const char *cmdline;
+    GPtrArray *serial;          /* -guest: the serial ports (g84-check.c) */
+    bool thread_names;          /* -pin-cpu: name QEMU's threads */
+    const char *qmp_sock;       /* keys from the window; or NULL */
+    bool deterministic;         /* -clock virtual: the guest's time too */
+    int fd;                     /* QEMU's end of the proxy's socket */
+} G84QemuLaunch;
+
+/* A size as QEMU's -m takes it (K/M/G/T, a bare number in MiB); 0 if bad. */
+uint64_t g84_parse_size(const char *str);
+/* The user's QEMU options; false with *errp for one gemu cannot take. */
+bool g84_qemu_scan(const MachineOptions *opts, G84QemuUser *u,
+                   GError **errp);
+/* QEMU's argv, NULL-terminated. */
+GPtrArray *g84_qemu_argv(const MachineOptions *opts, const G84QemuUser *u,
+                         const G84QemuLaunch *l);
 
 /* What the user chose of the guest of "gemu -M g84 -guest". */
 typedef struct G84GuestSpec {

@@ -1,17 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # -clock virtual and -record with gemu's guest (docs/replay.md): two
-# boots of the same guest in -clock virtual, the first recorded, each
-# writing its frames (-frames) and its last frame (-screendump); the two
-# runs must end on the same frame (their -frames files are compared and
-# the result printed as a NOTE, not counted: the guest's own timing,
-# which gemu does not control, decides where its drawing falls between
-# two vblanks -- docs/replay.md); gemu-replay must replay the recording
+# boots of the same guest in -clock virtual, both recorded, each writing
+# its frames (-frames) and its last frame (-screendump).  -clock virtual
+# runs gemu's guest under QEMU's -icount with a fixed seed and RTC, and
+# takes the card's idle jumps at the guest's interrupt polls, so the two
+# runs must make the same accesses (their recordings replay to the same
+# number of accesses and the same card time) and write the same frame
+# files, byte for byte.  gemu-replay must replay the first recording
 # without QEMU to the recorded final state, with the same frame files,
 # byte for byte, and the same last frame, faster than the run took; a
 # damaged copy of the recording must be refused with the byte offset,
-# and a truncated one replayed as far as it goes.  Needs qemu-system-x86, linux-image-amd64,
-# busybox-static.
+# and a truncated one replayed as far as it goes.  Needs
+# qemu-system-x86, linux-image-amd64, busybox-static, jq.
 #   GEMU_BUILD  the build directory (default: build)
 #   GEMU_GUEST_LOG  keep the logs, frames and recording under this prefix
 # Prints "replay: N passed, N failed" last.
@@ -23,9 +24,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$src/tests/guest/lib/nouveau-checks.sh"
 
-# what the guest draws on its console: only what it writes, no clock
+# what the guest draws on its console: fbcon scrolls (2D engine blits)
 text='Deterministic_frames_from_the_emulated_G84'
-run='echo replayed run > /dev/tty0; echo gemu-replay-test-done'
+run='seq 1 120 > /dev/tty0; echo replayed run > /dev/tty0;'\
+' echo gemu-replay-test-done'
 
 boot() {
     # $1: name, then gemu options
@@ -35,7 +37,7 @@ boot() {
     start=$(date +%s)
     timeout -k 10 "$limit" "$build/gemu" -display none -M g84 \
         -clock virtual -frames "$tmp/$name.frames" \
-        -screendump "$tmp/$name.png" "$@" -guest \
+        -screendump "$tmp/$name.png" -summary "$tmp/$name.json" "$@" -guest \
         -guest-append "gemu.tty0=$text" -guest-run "$run" \
         </dev/null >"$log" 2>&1
     rc=$?
@@ -50,41 +52,44 @@ boot() {
     else
         ko "$name: gemu exit $rc: $(tail -n 3 "$log")"
     fi
+    jumps=$(jq -c .clock_jumps "$tmp/$name.json" 2>/dev/null)
+    if jq -e '.clock_jumps.at_polls > 0 and .clock_jumps.host_timed == 0' \
+        "$tmp/$name.json" >/dev/null 2>&1; then
+        ok "$name: every clock jump at the guest's polls ($jumps)"
+    else
+        ko "$name: clock jumps $jumps: not all at the guest's polls"
+    fi
     probe_checks "$name" "$log"
     accel_log_checks "$name" "$log"
 }
 
-# $1, $2: frame directories, $3: what they are, $4: "note" to print
-# the result instead of counting it.  The same files, byte for byte.
+# $1, $2: frame directories, $3: what they are.  The same files, byte
+# for byte.
 same_frames() {
     a=$(cd "$1" 2>/dev/null && ls)
     b=$(cd "$2" 2>/dev/null && ls)
-    verdict=ok
-    if test "${4:-}" = note; then
-        verdict=note
-    fi
     if test -z "$a"; then
         ko "$3: no frames in $1"
         return
     fi
     if test "$a" != "$b"; then
-        test $verdict = ok && verdict=ko
-        $verdict "$3: other frame files: [$(echo "$a" | tr '\n' ' ')] and" \
+        ko "$3: other frame files: [$(echo "$a" | tr '\n' ' ')] and" \
             "[$(echo "$b" | tr '\n' ' ')]"
         return
     fi
     for f in $a; do
         if ! cmp -s "$1/$f" "$2/$f"; then
-            test $verdict = ok && verdict=ko
-            $verdict "$3: $f differs"
+            ko "$3: $f differs"
             return
         fi
     done
-    $verdict "$3: the same $(echo "$a" | wc -l) frame files, byte for byte"
+    ok "$3: the same $(echo "$a" | wc -l) frame files, byte for byte"
 }
 
-note() {
-    echo "NOTE: $*"
+# "N accesses, card time T s" of a recording, as gemu-replay reads it
+replayed() {
+    "$build/gemu-replay" "$1" 2>&1 |
+        sed -n 's/.*: \([0-9]* accesses, card time [0-9.]* s\).*/\1/p'
 }
 
 replay_checks() {
@@ -143,9 +148,16 @@ elif ! command -v qemu-system-x86_64 >/dev/null; then
     ko "qemu-system-x86_64 missing (apt-get install qemu-system-x86)"
 else
     boot first -record "$tmp/first.rec"
-    boot second
+    boot second -record "$tmp/second.rec"
     same_frames "$tmp/first.frames" "$tmp/second.frames" \
-        "two -clock virtual runs" note
+        "two -clock virtual runs"
+    r1=$(replayed "$tmp/first.rec")
+    r2=$(replayed "$tmp/second.rec")
+    if test -n "$r1" && test "$r1" = "$r2"; then
+        ok "two -clock virtual runs made the same accesses ($r1)"
+    else
+        ko "two -clock virtual runs differ: [$r1] and [$r2]"
+    fi
     if cmp -s "$tmp/first.png" "$tmp/second.png"; then
         ok "two -clock virtual runs end on the same frame"
     else
