@@ -1,5 +1,5 @@
 /*
- * Masked logging and log-once.
+ * Masked logging, rate limited per place, and log-once.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -77,6 +77,48 @@ void gemu_log(const char *fmt, ...)
     va_start(ap, fmt);
     log_va(fmt, ap);
     va_end(ap);
+}
+
+static int64_t (*log_clock)(void);
+static GMutex site_lock;
+
+void gemu_log_set_clock(int64_t (*now_us)(void))
+{
+    log_clock = now_us;
+}
+
+void gemu_log_site(GemuLogSite *site, const char *fmt, ...)
+{
+    int64_t now = log_clock ? log_clock() : g_get_monotonic_time();
+    uint64_t told = 0;
+    bool print;
+    va_list ap;
+
+    g_mutex_lock(&site_lock);
+    if (now - site->window >= G_USEC_PER_SEC || now < site->window) {
+        told = site->suppressed;
+        site->suppressed = 0;
+        site->window = now;
+        site->count = 0;
+    }
+    print = site->count < GEMU_LOG_RATE;
+    if (print) {
+        site->count++;
+    } else {
+        site->suppressed++;
+    }
+    g_mutex_unlock(&site_lock);
+    if (told) {
+        /* the place by its format, up to its first newline */
+        gemu_log("gemu: %" PRIu64 " more messages like \"%.*s\" were "
+                 "suppressed (at most %d a second from one place)\n", told,
+                 (int)MIN(strcspn(fmt, "\n"), 60), fmt, GEMU_LOG_RATE);
+    }
+    if (print) {
+        va_start(ap, fmt);
+        log_va(fmt, ap);
+        va_end(ap);
+    }
 }
 
 bool gemu_log_once(int mask, const char *unit, uint64_t key,

@@ -28,10 +28,37 @@ void gemu_log(const char *fmt, ...) GEMU_PRINTF(1, 2);
 /* Route log output somewhere else than stderr (NULL: back to stderr). */
 void gemu_log_set_file(FILE *f);
 
-#define gemu_log_mask(mask, ...) do {               \
-        if (unlikely(gemu_loglevel & (mask))) {     \
-            gemu_log(__VA_ARGS__);                  \
-        }                                           \
+/* the traces: every access, every method; never rate limited */
+#define GEMU_LOG_TRACES (LOG_TRACE_MMIO | LOG_TRACE_METHOD | LOG_TRACE_SHADER)
+
+/*
+ * One place of the code that logs (gemu_log_mask keeps one per call):
+ * a guest can make the same message come millions of times (the
+ * hostile guest test writes random registers), so each place prints at
+ * most GEMU_LOG_RATE messages a second; the rest are counted, and the
+ * place's next message after that second says how many were left out.
+ */
+#define GEMU_LOG_RATE   100
+typedef struct GemuLogSite {
+    int64_t window;             /* when its current second began (us) */
+    uint32_t count;             /* messages printed in it */
+    uint64_t suppressed;        /* left out since the last summary */
+} GemuLogSite;
+
+void gemu_log_site(GemuLogSite *site, const char *fmt, ...)
+    GEMU_PRINTF(2, 3);
+/* The rate limit's clock in microseconds (tests; NULL: monotonic). */
+void gemu_log_set_clock(int64_t (*now_us)(void));
+
+#define gemu_log_mask(mask, ...) do {                       \
+        if (unlikely(gemu_loglevel & (mask))) {             \
+            static GemuLogSite gemu_log_site_;              \
+            if ((mask) & GEMU_LOG_TRACES) {                 \
+                gemu_log(__VA_ARGS__);                      \
+            } else {                                        \
+                gemu_log_site(&gemu_log_site_, __VA_ARGS__); \
+            }                                               \
+        }                                                   \
     } while (0)
 
 /*

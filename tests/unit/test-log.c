@@ -3,7 +3,9 @@
  * its mask is off, and at most GEMU_LOG_ONCE_MAX different pairs
  * remembered -- a hostile guest touching ever new unimplemented
  * registers (tests/guest/hostile.sh) must not grow gemu's memory without
- * end when -d unimp is on.
+ * end when -d unimp is on; gemu_log_mask's rate limit per place
+ * (GEMU_LOG_RATE a second, then one line counting what was left out)
+ * on a fake clock, traces never limited.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -75,6 +77,67 @@ START_TEST(bounded)
 }
 END_TEST
 
+/* The rate limit's clock, moved by the tests. */
+static int64_t fake_us;
+
+static int64_t fake_clock(void)
+{
+    return fake_us;
+}
+
+/* One place of the code: a guest error a guest could repeat at will. */
+static void flood(unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        gemu_log_mask(LOG_GUEST_ERROR, "flood %u\n", i);
+    }
+}
+
+START_TEST(rate_limited)
+{
+    gemu_loglevel = LOG_GUEST_ERROR;
+    gemu_log_set_clock(fake_clock);
+    fake_us = 5 * G_USEC_PER_SEC;
+    flood(GEMU_LOG_RATE + 150);
+    ck_assert_uint_eq(lines_with("flood "), GEMU_LOG_RATE);
+    ck_assert_uint_eq(lines_with("suppressed"), 0);
+    /* another place is not held back by this one */
+    gemu_log_mask(LOG_GUEST_ERROR, "elsewhere\n");
+    ck_assert_uint_eq(lines_with("elsewhere"), 1);
+    /* still the same second: nothing more */
+    fake_us += G_USEC_PER_SEC - 1;
+    flood(10);
+    ck_assert_uint_eq(lines_with("flood "), GEMU_LOG_RATE);
+    /* the next second: the count, once, then the message */
+    fake_us += 1;
+    flood(1);
+    ck_assert_uint_eq(lines_with("gemu: 160 more messages like \"flood %u\" "
+                                 "were suppressed (at most 100 a second"), 1);
+    ck_assert_uint_eq(lines_with("flood "), GEMU_LOG_RATE + 2);
+    /* a quiet second has nothing to say */
+    fake_us += 10 * G_USEC_PER_SEC;
+    flood(1);
+    ck_assert_uint_eq(lines_with("suppressed"), 1);
+    ck_assert_uint_eq(lines_with("flood "), GEMU_LOG_RATE + 3);
+    gemu_log_set_clock(NULL);
+}
+END_TEST
+
+/* Traces are what the user asked for, every line of them. */
+START_TEST(traces_not_limited)
+{
+    gemu_loglevel = LOG_TRACE_MMIO;
+    gemu_log_set_clock(fake_clock);
+    fake_us = 0;
+    for (unsigned i = 0; i < 3 * GEMU_LOG_RATE; i++) {
+        gemu_log_mask(LOG_TRACE_MMIO, "trace %u\n", i);
+    }
+    ck_assert_uint_eq(lines_with("trace "), 3 * GEMU_LOG_RATE);
+    ck_assert_uint_eq(lines_with("suppressed"), 0);
+    gemu_log_set_clock(NULL);
+}
+END_TEST
+
 Suite *log_suite(void)
 {
     Suite *s = suite_create("log");
@@ -83,6 +146,8 @@ Suite *log_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, once_per_key);
     tcase_add_test(tc, bounded);
+    tcase_add_test(tc, rate_limited);
+    tcase_add_test(tc, traces_not_limited);
     suite_add_tcase(s, tc);
     return s;
 }
