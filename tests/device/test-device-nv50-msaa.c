@@ -262,6 +262,59 @@ START_TEST(test_msaa_triangle_coverage)
 }
 END_TEST
 
+/*
+ * Points and lines on 4x: a point is its size's square, a line of width
+ * 1 the rectangle around it (not past its ends), both by the top-left
+ * rule at the sample positions; samples on a bottom edge stay out.
+ */
+START_TEST(test_msaa_point_line_coverage)
+{
+    const Mode *md = &modes[1];
+    static const uint8_t col[4] = { 16, 32, 48, 64 };
+    const uint32_t cw = 0x40302010u;
+    /* the point's square [1.75, 4.75) x [3.625, 6.625) */
+    const double pc[2] = { 3.25, 5.125 }, ps = 3.0;
+    /* the line's rectangle [1.25, 6.75) x [0.875, 1.875) */
+    const double l0[2] = { 1.25, 1.375 }, l1[2] = { 6.75, 1.375 };
+    NV50PipePrim pt = {
+        .kind = NV50_PRIM_POINTS, .nverts = 1, .front = true,
+        .provoking = &vtx[0], .width = ps,
+        .scr = { { pc[0], pc[1], 0.5f, 1.0f } }, .v = { &vtx[0] },
+    };
+    NV50PipePrim ln = {
+        .kind = NV50_PRIM_LINES, .nverts = 2, .front = true,
+        .provoking = &vtx[1], .width = 1.0f,
+        .scr = { { l0[0], l0[1], 0.5f, 1.0f }, { l1[0], l1[1], 0.5f, 1.0f } },
+        .v = { &vtx[0], &vtx[1] },
+    };
+    unsigned edge_out = 0;
+
+    ms_target(md);
+    ms_fill(md, 0);
+    fp_color(col);
+    draw(&pt);
+    draw(&ln);
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            for (unsigned s = 0; s < 4; s++) {
+                double sx = ref_sx(md, x, s), sy = ref_sy(md, y, s);
+                bool in_pt = sx >= pc[0] - ps / 2 && sx < pc[0] + ps / 2 &&
+                             sy >= pc[1] - ps / 2 && sy < pc[1] + ps / 2;
+                bool in_ln = sx >= l0[0] && sx < l1[0] &&
+                             sy >= l0[1] - 0.5 && sy < l0[1] + 0.5;
+
+                edge_out += sy == l0[1] + 0.5 && sx > l0[0] && sx < l1[0];
+                ck_assert_msg(ms_get(md, x, y, s) ==
+                              (in_pt || in_ln ? cw : 0),
+                              "pixel %d,%d sample %u is 0x%08x", x, y, s,
+                              ms_get(md, x, y, s));
+            }
+        }
+    }
+    ck_assert_uint_gt(edge_out, 2);     /* the rule was exercised */
+}
+END_TEST
+
 /* MSAA_MASK drops samples; MULTISAMPLE_ENABLE off writes them all. */
 START_TEST(test_msaa_sample_mask_and_off)
 {
@@ -561,6 +614,7 @@ Suite *nv50_msaa_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_loop_test(tc, test_msaa_triangle_coverage, 0,
                         G_N_ELEMENTS(modes));
+    tcase_add_test(tc, test_msaa_point_line_coverage);
     tcase_add_test(tc, test_msaa_sample_mask_and_off);
     tcase_add_test(tc, test_msaa_depth_per_sample);
     tcase_add_test(tc, test_msaa_alpha_to_coverage);
