@@ -82,11 +82,25 @@ void memory_region_read_buf(MemoryRegion *mr, hwaddr addr, void *buf,
 void memory_region_write_buf(MemoryRegion *mr, hwaddr addr, const void *buf,
                              size_t len);
 
+/* @size bytes at @p, little-endian (1, 2, 4 and 8 as one access) */
 static inline uint64_t ldn_le_p(const void *p, unsigned size)
 {
     const uint8_t *b = p;
     uint64_t v = 0;
+    uint32_t w;
+    uint16_t h;
 
+    switch (size) {
+    case 2:
+        memcpy(&h, p, 2);
+        return GUINT16_FROM_LE(h);
+    case 4:
+        memcpy(&w, p, 4);
+        return GUINT32_FROM_LE(w);
+    case 8:
+        memcpy(&v, p, 8);
+        return GUINT64_FROM_LE(v);
+    }
     for (unsigned i = 0; i < size; i++) {
         v |= (uint64_t)b[i] << (8 * i);
     }
@@ -96,7 +110,23 @@ static inline uint64_t ldn_le_p(const void *p, unsigned size)
 static inline void stn_le_p(void *p, unsigned size, uint64_t v)
 {
     uint8_t *b = p;
+    uint32_t w;
+    uint16_t h;
 
+    switch (size) {
+    case 2:
+        h = GUINT16_TO_LE((uint16_t)v);
+        memcpy(p, &h, 2);
+        return;
+    case 4:
+        w = GUINT32_TO_LE((uint32_t)v);
+        memcpy(p, &w, 4);
+        return;
+    case 8:
+        v = GUINT64_TO_LE(v);
+        memcpy(p, &v, 8);
+        return;
+    }
     for (unsigned i = 0; i < size; i++) {
         b[i] = v >> (8 * i);
     }
