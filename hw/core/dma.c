@@ -81,10 +81,10 @@ void dma_as_init(DmaAddressSpace *as, const char *name, GuestRAM *ram)
 }
 
 /*
- * The master may not issue the access: refuse it whole (@buf, a read's
- * buffer, all-ones), before any tap
- * (a recording holds no DMA_READ for it, a replay serves none: the bus
- * master state comes from the replayed config writes).
+ * The master may not issue the access: refuse it whole (a read's @buf
+ * all-ones) before any tap, so a recording holds no DMA_READ for it and
+ * a replay serves none (the bus master state comes from the replayed
+ * config writes).
  */
 static bool dma_refused(DmaAddressSpace *as, hwaddr addr, void *buf,
                         size_t len, bool is_write)
