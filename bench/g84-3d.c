@@ -305,19 +305,20 @@ static void bench_3d_fill(void)
  * Small triangles, one a 4x4 cell: (0, 0), (4, 0), (0, 4) of the cell,
  * whose pixel centres inside by the top-left rule are i + j <= 2 (the
  * hypotenuse's centres, i + j = 3, lie on a right edge): 6 pixels.
+ * @ntris of them (at most the grid's) drawn @per_draw a draw, 64 draws
+ * a kick; reported as triangles (@unit) a second.
  */
-static void bench_3d_tri(void)
+static void bench_tri_grid(const char *name, unsigned ntris,
+                           unsigned per_draw, const char *unit)
 {
-    const char *name = "g84-tri";
-    unsigned cells = (FB_W / 4) * (FB_H / 4);
-    unsigned ntris = MAX(64u, (unsigned)(cells * bench_scale));
-    unsigned per_draw = 4096;
+    unsigned cells = (FB_W / 4) * (FB_H / 4), draws = 0;
     g_autofree uint32_t *model = g_new0(uint32_t, FB_W * FB_H);
-    g_autofree D3Vtx *v = g_new(D3Vtx, ntris * 3);
+    g_autofree D3Vtx *v = NULL;
     double t0, secs;
     Eng e;
 
     ntris = MIN(ntris, cells);
+    v = g_new(D3Vtx, ntris * 3);
     for (unsigned t = 0; t < ntris; t++) {
         int cx = t % (FB_W / 4) * 4, cy = t / (FB_W / 4) * 4;
         uint32_t bgra, c = d3_colour(t, &bgra);
@@ -340,51 +341,28 @@ static void bench_3d_tri(void)
     t0 = bench_now();
     for (unsigned t = 0; t < ntris; t += per_draw) {
         d3_draw(&e, 4 /* TRIANGLES */, t * 3, MIN(per_draw, ntris - t) * 3);
-        eng_submit(&e);
-    }
-    secs = bench_now() - t0;
-    d3_finish(&e, model, ntris, secs, "triangles/s");
-}
-
-/* One draw per triangle of g84-tri's grid (its first rows). */
-static void bench_3d_draws(void)
-{
-    const char *name = "g84-draws";
-    unsigned ndraws = MAX(16u, (unsigned)(2000 * bench_scale));
-    g_autofree uint32_t *model = g_new0(uint32_t, FB_W * FB_H);
-    g_autofree D3Vtx *v = g_new(D3Vtx, ndraws * 3);
-    double t0, secs;
-    Eng e;
-
-    for (unsigned t = 0; t < ndraws; t++) {
-        int cx = t % (FB_W / 4) * 4, cy = t / (FB_W / 4) * 4;
-        uint32_t bgra, c = d3_colour(t, &bgra);
-
-        v[t * 3 + 0] = d3_vtx(cx, cy, 0);
-        v[t * 3 + 1] = d3_vtx(cx + 4, cy, 0);
-        v[t * 3 + 2] = d3_vtx(cx, cy + 4, c);
-        for (int j = 0; j < 3; j++) {
-            for (int i = 0; i + j <= 2; i++) {
-                model[(cy + j) * FB_W + cx + i] = bgra;
-            }
-        }
-    }
-    if (!d3_init(&e, name, ndraws * 3)) {
-        eng_fini(&e);
-        return;
-    }
-    mem_write(&e, D3_VB_VA, v, ndraws * 3 * sizeof(D3Vtx));
-
-    t0 = bench_now();
-    for (unsigned t = 0; t < ndraws; t++) {
-        d3_draw(&e, 4 /* TRIANGLES */, t * 3, 3);
-        if (t % 64 == 63) {
+        if (++draws % 64 == 0) {
             eng_submit(&e);
         }
     }
     eng_submit(&e);
     secs = bench_now() - t0;
-    d3_finish(&e, model, ndraws, secs, "draws/s");
+    d3_finish(&e, model, ntris, secs, unit);
+}
+
+static void bench_3d_tri(void)
+{
+    unsigned cells = (FB_W / 4) * (FB_H / 4);
+
+    bench_tri_grid("g84-tri", MAX(64u, (unsigned)(cells * bench_scale)),
+                   4096, "triangles/s");
+}
+
+/* One draw per triangle of g84-tri's grid (its first rows). */
+static void bench_3d_draws(void)
+{
+    bench_tri_grid("g84-draws", MAX(16u, (unsigned)(2000 * bench_scale)), 1,
+                   "draws/s");
 }
 
 /* --- g84-cube ------------------------------------------------------------ */

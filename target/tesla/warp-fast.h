@@ -772,15 +772,13 @@ static uint64_t FAST_FN(fast_run)(TeslaWarp *w, uint64_t n, uint64_t limit,
             break;
         }
         case TFK_INTERP:
-            if (m) {
-                FAST_FN(interp_in)(w, f, vin);
-                a = vin;
-                FAST_STORE(A_);
-            }
-            break;
         case TFK_RCP:
             if (m) {
-                FAST_FN(rcp)(a, f, vin);
+                if (f->kind == TFK_INTERP) {
+                    FAST_FN(interp_in)(w, f, vin);
+                } else {
+                    FAST_FN(rcp)(a, f, vin);
+                }
                 a = vin;
                 FAST_STORE(A_);
             }
