@@ -317,6 +317,38 @@ static void fp_output(FpDraw *d, const uint32_t *reg, const FpQuad *q,
     }
 }
 
+/*
+ * fp_output for the 4 threads of quad @qi from @t0 when d->quad_out
+ * (early Z only, no alpha test or coverage, colour 0 in $r0-$r3 to one
+ * plain target): the shaded pixels whose one sample survived go to
+ * nv50_rop_write_quad, others (none expected) to fp_output.
+ */
+static void fp_output_quad(FpDraw *d, FpBatch *b, const FpQuad *q,
+                           unsigned t0)
+{
+    float col[4][4];
+    unsigned mask = 0;
+
+    for (unsigned i = 0; i < 4; i++) {
+        unsigned t = t0 + i;
+
+        if (b->invisible[t] || tesla_run_killed(b->run, t)) {
+            continue;
+        }
+        if (q->samples[i] != 1) {
+            fp_output(d, tesla_run_regs(b->run, t), q, i,
+                      b->prim[q->prim].front);
+            continue;
+        }
+        memcpy(col[i], tesla_run_regs(b->run, t), sizeof(col[i]));
+        mask |= 1u << i;
+    }
+    if (mask) {
+        nv50_rop_write_quad(d->rop, q->x, q->y, mask, col);
+        d->st->samplecnt += d->samplecnt * (unsigned)__builtin_popcount(mask);
+    }
+}
+
 /* Wait for batch @b's shading, then late Z and ROP; frees its run. */
 static void fp_retire(FpDraw *d, FpBatch *b)
 {
@@ -342,7 +374,14 @@ static void fp_retire(FpDraw *d, FpBatch *b)
         d->stop_seq = MAX(d->stop_seq, last);
     } else {
         d->st->counter[NV50_3D_COUNTER_FP_PIXELS] += b->visible;
-        for (unsigned t = 0; t < b->nquads * 4; t++) {
+        for (unsigned t = 0; d->quad_out && t < b->nquads * 4; t += 4) {
+            const FpQuad *q = &b->quad[t / 4];
+
+            if (b->prim[q->prim].seq > d->stop_seq) {
+                fp_output_quad(d, b, q, t);
+            }
+        }
+        for (unsigned t = 0; !d->quad_out && t < b->nquads * 4; t++) {
             const FpQuad *q = &b->quad[t / 4];
 
             if (!b->invisible[t] && !tesla_run_killed(b->run, t) &&
@@ -562,6 +601,10 @@ void nv50_fp_prim(NV50FpDraw *d, const NV50PipePrim *prim)
             return;
         }
         d->loaded = true;
+        /* colour 0 is $r0-$r3 and nothing but the write comes after */
+        d->quad_out = !d->late_z && !d->alpha_test && !d->alpha_cov &&
+                      !d->exports_z && d->results >= 4 &&
+                      nv50_rop_quad_plain(d->rop);
     }
     d->prim = prim;
     d->seq++;

@@ -119,6 +119,7 @@ struct NV50FpDraw {
     unsigned results;
     bool multiple, exports_z, late_z, alpha_test;
     bool zs_passes;             /* nv50_rop_zs_passes: no Z test to do */
+    bool quad_out;              /* fp_output_quad may stand for fp_output */
     bool alpha_cov;             /* ALPHA_TO_COVERAGE (the ROP's) */
     bool samplecnt;             /* SAMPLECNT_ENABLE */
     unsigned outputs;           /* colours the ROP reads */

@@ -100,6 +100,16 @@ bool nv50_rop_zs_test(NV50Rop *r, int x, int y, unsigned sample, float z,
  */
 bool nv50_rop_zs_passes(const NV50Rop *r);
 /*
+ * True if writes of sample 0 go to one plain target (one sample, one
+ * 8-bit UNORM RT written whole, no blending, logic op or clip
+ * rectangles): nv50_rop_write_quad may then stand for nv50_rop_write.
+ */
+bool nv50_rop_quad_plain(const NV50Rop *r);
+/* nv50_rop_write of sample 0 of the pixels of quad (x, y) in @mask
+   (bit i: pixel (x + (i & 1), y + (i >> 1))), colour @col[i] each */
+void nv50_rop_write_quad(NV50Rop *r, int x, int y, unsigned mask,
+                         const float col[4][4]);
+/*
  * Blend and write the FP's colour outputs (@color[rt] = RGBA floats, or
  * integers as float bits for integer formats) to sample @sample of pixel
  * (x, y) of every enabled render target, through the colour masks and

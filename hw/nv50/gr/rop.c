@@ -1534,6 +1534,28 @@ void nv50_rop_write(NV50Rop *r, int x, int y, unsigned sample,
     }
 }
 
+bool nv50_rop_quad_plain(const NV50Rop *r)
+{
+    return r && r->plain_rt >= 0;
+}
+
+void nv50_rop_write_quad(NV50Rop *r, int x, int y, unsigned mask,
+                         const float col[4][4])
+{
+    const RopSurf *s = &r->surf[r->plain_rt];
+
+    for (unsigned i = 0; i < 4; i++) {
+        int px = x + (i & 1), py = y + (i >> 1);
+
+        /* nv50_rop_write's bounds, then rt_write's */
+        if ((mask & (1u << i)) && px >= r->x0 && py >= r->y0 &&
+            px < r->x1 && py < r->y1 && (uint32_t)px < s->width &&
+            (uint32_t)py < s->height) {
+            rt_write_plain(r, r->plain_rt, px, py, col[i]);
+        }
+    }
+}
+
 /* --- CLEAR_BUFFERS --- */
 
 /*
