@@ -422,6 +422,63 @@ static void pixel_in(const FpDraw *d, const FpPrim *p, const FpQuad *q,
     }
 }
 
+/*
+ * The v[] words of quad @q's four pixels (thread-major, in_words apart)
+ * to @out: pixel_in's, a slot at a time for the four (a triangle's
+ * interpolants in the same float sums); sprites go to pixel_in.
+ */
+static void quad_in(const FpDraw *d, const FpPrim *p, const FpQuad *q,
+                    uint32_t *out)
+{
+    unsigned iw = d->in_words;
+
+    for (unsigned k = 0; k < p->nslots; k++) {
+        const FpSlot *s = &p->slot[k];
+
+        switch (s->src) {
+        case SRC_POS_Z:
+        case SRC_POS_W:
+        case SRC_INTERP:
+            if (p->nverts != 3) {
+                goto pixels;
+            }
+            for (unsigned i = 0; i < 4; i++) {
+                const float *b = q->bary[i];
+                float v = ((0.0f + b[0] * s->val[0]) + b[1] * s->val[1]) +
+                          b[2] * s->val[2];
+
+                out[i * iw + k] = f32_to_bits(v);
+            }
+            break;
+        case SRC_CONST:
+            for (unsigned i = 0; i < 4; i++) {
+                out[i * iw + k] = s->bits;
+            }
+            break;
+        case SRC_POS_X:
+        case SRC_POS_Y:
+            for (unsigned i = 0; i < 4; i++) {
+                out[i * iw + k] = f32_to_bits(s->src == SRC_POS_X
+                                              ? q->x + (i & 1) + 0.5f
+                                              : q->y + (i >> 1) + 0.5f);
+            }
+            break;
+        default:
+            goto pixels;
+        }
+    }
+    if (d->face) {
+        for (unsigned i = 0; i < 4; i++) {
+            out[i * iw + FP_FACE_WORD] = p->front ? 0xffffffffu : 0;
+        }
+    }
+    return;
+pixels:
+    for (unsigned i = 0; i < 4; i++) {
+        pixel_in(d, p, q, i, out + (size_t)i * iw);
+    }
+}
+
 void fp_batch_shade(WorkJob *job, unsigned executor)
 {
     FpBatch *b = (FpBatch *)job;
@@ -432,11 +489,11 @@ void fp_batch_shade(WorkJob *job, unsigned executor)
 
     if (d->in_words) {
         memset(b->in, 0, (size_t)threads * d->in_words * 4);
-        for (unsigned t = 0; t < threads; t++) {
-            const FpQuad *q = &b->quad[t / 4];
+        for (unsigned qi = 0; qi < b->nquads; qi++) {
+            const FpQuad *q = &b->quad[qi];
 
-            pixel_in(d, &b->prim[q->prim], q, t % 4,
-                     b->in + (size_t)t * d->in_words);
+            quad_in(d, &b->prim[q->prim], q,
+                    b->in + (size_t)qi * 4 * d->in_words);
         }
     }
     tl.threads = threads;
