@@ -219,6 +219,100 @@ START_TEST(gp_points_to_quads)
 }
 END_TEST
 
+/* the back end's state (rnndb g80_3d.xml), for the drawn test */
+#define RT_ADDRESS_HIGH0        0x0200
+#define RT_ADDRESS_LOW0         0x0204
+#define RT_FORMAT0              0x0208
+#define RT_HORIZ0               0x1240
+#define RT_VERT0                0x1244
+#define RT_CONTROL              0x121c
+#define SCREEN_SCISSOR_HORIZ    0x0ff4
+#define SCREEN_SCISSOR_VERT     0x0ff8
+#define COLOR_MASK0             0x1a00
+#define FP_RESULT_COUNT         0x1298
+#define FP_START_ID             0x1414
+#define NOPERSPECTIVE_BITMAP    0x1540
+#define FP_INTERPOLANT_CTRL     0x1988
+#define FP_REG_ALLOC_TEMP       0x198c
+#define FP_CONTROL              0x19a8
+#define FMT_RGBA32_FLOAT        0xc0
+#define RT_W                    64
+#define VA_FPCODE               (GR_VA_DATA + 0x10000)
+#define VA_RT                   (GR_VA_DATA + 0x60000)
+
+static float rt_get(int x, int y, unsigned c)
+{
+    return u2f(gr_rd32(VA_RT + (uint64_t)y * RT_W * 16 + x * 16 + c * 4));
+}
+
+/*
+ * Through the back end: the quads (16 pixels a side) drawn into a 64x64
+ * RGBA32_FLOAT render target by an FP writing the colour interpolants,
+ * every pixel against the quads' C coverage (edges on pixel boundaries:
+ * no ties).
+ */
+START_TEST(gp_quads_drawn)
+{
+    static const float pt[3][2] = {
+        { -0.5f, -0.5f }, { 0.25f, 0.5f }, { 0.5f, -0.25f },
+    };
+
+    for (unsigned i = 0; i < 3; i++) {
+        vtx(i, pt[i][0], pt[i][1]);
+    }
+    for (unsigned i = 0; i < RT_W * RT_W * 4; i++) {
+        gr_wr32(VA_RT + 4 * i, f2u(-1.0f));
+    }
+    nv50_3d_draw_set_emit(state(), NULL, NULL);
+    m(RT_ADDRESS_HIGH0, (uint32_t)(VA_RT >> 32));
+    m(RT_ADDRESS_LOW0, (uint32_t)VA_RT);
+    m(RT_FORMAT0, FMT_RGBA32_FLOAT);
+    m(RT_HORIZ0, 0x80000000u | RT_W * 16);      /* linear, pitch */
+    m(RT_VERT0, RT_W);
+    m(RT_CONTROL, 076543210 << 4 | 1);
+    m(COLOR_MASK0, 0x1111);
+    m(SCREEN_SCISSOR_HORIZ, RT_W << 16);
+    m(SCREEN_SCISSOR_VERT, RT_W << 16);
+    load_prog(VA_FPCODE, TESLA_PROG_FP,
+              "interp $r0 v[0x10]\n" "interp $r1 v[0x14]\n"
+              "interp $r2 v[0x18]\n" "interp $r3 v[0x1c]\n"
+              "exit nop\n");
+    m(NV50_3D_FP_ADDRESS_HIGH, (uint32_t)(VA_FPCODE >> 32));
+    m(NV50_3D_FP_ADDRESS_LOW, (uint32_t)VA_FPCODE);
+    m(FP_START_ID, 0);
+    m(FP_REG_ALLOC_TEMP, 4);
+    m(FP_RESULT_COUNT, 4);
+    m(FP_CONTROL, 0);
+    /* UMASK xyzw, 4 interpolants from map slot 4, all linear */
+    m(FP_INTERPOLANT_CTRL, 0xfu << 24 | 4 << 16 | 4 << 8 | 4);
+    m(NOPERSPECTIVE_BITMAP, 0xf0);
+    gp(gp_quad, NV50_3D_GP_OUTPUT_PRIMITIVE_TYPE_TRIANGLE_STRIP, 4);
+    draw_arrays(NV50_GL_POINTS, 0, 3);
+    for (int y = 0; y < RT_W; y++) {
+        for (int x = 0; x < RT_W; x++) {
+            int in = -1;
+
+            for (unsigned i = 0; i < 3; i++) {
+                int x0 = (int)((pt[i][0] - 0.25f) * 32 + 32);
+                int y0 = (int)((pt[i][1] - 0.25f) * 32 + 32);
+
+                if (x >= x0 && x < x0 + 16 && y >= y0 && y < y0 + 16) {
+                    in = i;
+                }
+            }
+            for (unsigned c = 0; c < 3; c++) {
+                static const float scale[3] = { 1.0f, 10.0f, 100.0f };
+                float want = in < 0 ? -1.0f : in * scale[c];
+
+                ck_assert_msg(fabsf(rt_get(x, y, c) - want) < 1e-4,
+                              "pixel %d,%d comp %u: %g, want %g", x, y, c,
+                              rt_get(x, y, c), want);
+            }
+        }
+    }
+}
+END_TEST
+
 /* many points: more than a warp, and across batches of the MPs */
 START_TEST(gp_many_points)
 {
@@ -609,6 +703,7 @@ Suite *nv50_gp_suite(void)
 
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, gp_points_to_quads);
+    tcase_add_test(tc, gp_quads_drawn);
     tcase_add_test(tc, gp_many_points);
     tcase_add_test(tc, gp_vertex_limit);
     tcase_add_test(tc, gp_restart_strips);
