@@ -24,6 +24,8 @@
  *              ROP
  *   rop.c      render targets and zeta: depth/stencil, blending, masks,
  *              logic ops, formats; CLEAR_BUFFERS
+ *   msaa.c     multisample modes (sample counts, positions, layout) and
+ *              the coverage they add (alpha-to-coverage), for rop.c
  *   texture.c  TIC/TSC entries and sampling, for tex instructions
  *
  * SPDX-License-Identifier: MIT
