@@ -313,6 +313,46 @@ START_TEST(test_fp_depth_export)
 END_TEST
 
 /*
+ * The face word v[0x3fc]: ~0 for a front-facing triangle (left half),
+ * 0 for a back-facing one (right half), masked to 1.0 or 0.0 in red.
+ */
+START_TEST(test_fp_face)
+{
+    const float left[3][2] = { { 0, 0 }, { 8, 0 }, { 0, 16 } };
+    const float right[3][2] = { { 16, 0 }, { 16, 16 }, { 8, 16 } };
+    const float z[3] = { 0.5f, 0.5f, 0.5f }, w[3] = { 1, 1, 1 };
+    NV50PipePrim p;
+
+    fp_program("interp $r0 v[0x3fc]\n"
+               "and b32 $r0 $r0 0x3f800000\n"
+               "mov b32 $r1 0x40000000\n"
+               "mov b32 $r2 0x00000000\n"
+               "mov b32 $r3 0x3f800000\n"
+               "exit nop\n", 4, 4, 0);
+    fp_interp(0, 0);
+    p = tri(left, z, w, 0);
+    draw(&p);
+    p = tri(right, z, w, 0);
+    p.front = false;
+    draw(&p);
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            double l[3];
+            bool in_l = bary(left, x + 0.5, y + 0.5, l);
+            bool in_r = bary(right, x + 0.5, y + 0.5, l);
+
+            if (!in_l && !in_r) {
+                continue;
+            }
+            ck_assert_msg(rt_get(0, x, y, 0) == (in_l ? 1.0f : 0.0f),
+                          "face at %d,%d: %f", x, y, rt_get(0, x, y, 0));
+            ck_assert(rt_get(0, x, y, 1) == 2.0f);
+        }
+    }
+}
+END_TEST
+
+/*
  * A point sprite of size 4 at (8, 8): 16 pixels; map slot 4 replaced by
  * s, slot 5 by t (upper-left origin), slot 6 by 1; slot 7 the vertex's.
  */
@@ -539,6 +579,7 @@ Suite *nv50_fp_suite(void)
     tcase_add_test(tc, test_fp_point_sprite);
     tcase_add_test(tc, test_fp_helper_derivative);
     tcase_add_test(tc, test_fp_code_rewrite);
+    tcase_add_test(tc, test_fp_face);
     tcase_add_test(tc, test_fp_threads_same);
     suite_add_tcase(su, tc);
     return su;
