@@ -22,9 +22,8 @@
  *   expects); immediate mode: inside BEGIN/END the last word of a
  *   VTX_ATTR_* method of attribute 0 sends a vertex of every attribute's
  *   VTX_ATTR value (Mesa's blits; UNVERIFIED: GL's rule, which word
- *   provokes it).  VTX_ATTR_* writes set the attribute's value, the
- *   components the method lacks (0, 0, 0, 1) (UNVERIFIED); 2I/4I/4UB/4B
- *   taken as scaled integers, 2NI/4NI/4NUB/4NB normalised.
+ *   provokes it).  VTX_ATTR_* values: vfetch.c's
+ *   nv50_vfetch_vtx_attr.
  * - Primitive restart: PRIM_RESTART_ENABLE with an index equal to
  *   PRIM_RESTART_INDEX (before VB_ELEMENT_BASE); for VERTEX_BUFFER_*
  *   vertices only with PRIM_RESTART_WITH_DRAW_ARRAYS (Mesa sets it).
@@ -53,7 +52,6 @@
 #include "gemu/osdep.h"
 #include "gemu/bitops.h"
 #include "gemu/log.h"
-#include "gemu/half.h"
 #include "gemu/trace.h"
 #include "hw/nv50/engine.h"
 #include "draw.h"
@@ -223,103 +221,6 @@ static void add_inline(NV50Gr3dState *st, NV50Draw *d, uint32_t data)
         add_ref(d, REF_WORDS, d->words->len - per, d->vid++);
         d->inl_have = 0;
     }
-}
-
-/*
- * A VTX_ATTR_* method: its attribute, the component of this word, and
- * the values.  Returns the attribute (or -1) and sets *last when this
- * word completes the method's value.
- */
-static int vtx_attr(NV50Draw *d, uint32_t mthd, uint32_t data, bool *last)
-{
-    uint32_t off = mthd - NV50_3D_VTX_ATTR_FIRST;
-    unsigned a, comp, ncomp;
-    uint32_t *v;
-
-    *last = false;
-    if (off < 0x40) {                       /* 1F */
-        a = off / 4;
-        d->cur[a][0] = data;
-        comp = 0;
-        ncomp = 1;
-    } else if (off < 0x80) {                /* 2H */
-        a = (off - 0x40) / 4;
-        d->cur[a][0] = f32_to_bits(gemu_half_to_float(data));
-        d->cur[a][1] = f32_to_bits(gemu_half_to_float(data >> 16));
-        comp = 1;
-        ncomp = 2;
-    } else if (off < 0x100) {               /* 2F */
-        a = (off - 0x80) / 8;
-        comp = (off / 4) & 1;
-        d->cur[a][comp] = data;
-        ncomp = 2;
-    } else if (off < 0x200) {               /* 3F */
-        a = (off - 0x100) / 16;
-        comp = (off / 4) & 3;
-        if (comp == 3) {
-            return -1;
-        }
-        d->cur[a][comp] = data;
-        ncomp = 3;
-    } else if (off < 0x300) {               /* 4F */
-        a = (off - 0x200) / 16;
-        comp = (off / 4) & 3;
-        d->cur[a][comp] = data;
-        ncomp = 4;
-    } else if (off < 0x380) {               /* 4H */
-        a = (off - 0x300) / 8;
-        comp = (off / 4) & 1 ? 3 : 1;
-        d->cur[a][comp - 1] = f32_to_bits(gemu_half_to_float(data));
-        d->cur[a][comp] = f32_to_bits(gemu_half_to_float(data >> 16));
-        ncomp = 4;
-    } else if (off < 0x500) {               /* 2I, 2NI, 4I, 4NI: 16-bit */
-        bool norm = (off >= 0x3c0 && off < 0x400) || off >= 0x480;
-        bool four = off >= 0x400;
-        unsigned base;
-
-        if (four) {
-            a = (off - (off >= 0x480 ? 0x480 : 0x400)) / 8;
-            base = (off / 4) & 1 ? 2 : 0;
-        } else {
-            a = (off - (off >= 0x3c0 ? 0x3c0 : 0x380)) / 4;
-            base = 0;
-        }
-        for (unsigned k = 0; k < 2; k++) {
-            float f = (int16_t)(data >> (16 * k));
-
-            if (norm) {
-                f = MAX(f / 32767.0f, -1.0f);
-            }
-            d->cur[a][base + k] = f32_to_bits(f);
-        }
-        comp = base + 1;
-        ncomp = four ? 4 : 2;
-    } else {                                /* 4UB, 4B, 4NUB, 4NB */
-        unsigned kind = (off - 0x500) / 0x40;
-
-        a = ((off - 0x500) % 0x40) / 4;
-        for (unsigned k = 0; k < 4; k++) {
-            uint8_t b = data >> (8 * k);
-            float f = (kind & 1) ? (float)(int8_t)b : (float)b;
-
-            if (kind == 2) {
-                f /= 255.0f;
-            } else if (kind == 3) {
-                f = MAX(f / 127.0f, -1.0f);
-            }
-            d->cur[a][k] = f32_to_bits(f);
-        }
-        comp = 3;
-        ncomp = 4;
-    }
-    v = d->cur[a];
-    if (comp + 1 == ncomp) {
-        *last = true;
-        for (unsigned k = ncomp; k < 4; k++) {
-            v[k] = k == 3 ? f32_to_bits(1.0f) : 0;
-        }
-    }
-    return a;
 }
 
 /* --- assembly --- */
@@ -809,7 +710,7 @@ bool nv50_3d_draw_method(NV50GrCall *c, NV50Gr3dState *st, uint32_t mthd,
             return false;
         }
         d = draw_get(st);
-        a = vtx_attr(d, mthd, data, &last);
+        a = nv50_vfetch_vtx_attr(d->cur, mthd, data, &last);
         if (a == 0 && last && d->active && !d->skipped) {
             g_array_append_vals(d->words, d->cur, NV50_VTX_ATTRIBS * 4);
             add_ref(d, REF_IMMEDIATE, d->words->len - NV50_VTX_ATTRIBS * 4,

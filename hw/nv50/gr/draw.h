@@ -180,6 +180,13 @@ bool nv50_vfetch_decode(uint32_t attrib, const uint8_t *bytes,
                         uint32_t out[4]);
 /* Bytes an attribute of format word @attrib takes (0: invalid format). */
 unsigned nv50_vfetch_size(uint32_t attrib);
+/*
+ * A VTX_ATTR_* method word into the attributes' values @cur: returns the
+ * attribute (or -1) and sets *@last when this word completes the
+ * method's value.
+ */
+int nv50_vfetch_vtx_attr(uint32_t cur[NV50_VTX_ATTRIBS][4], uint32_t mthd,
+                         uint32_t data, bool *last);
 
 /* --- vp.c --- */
 

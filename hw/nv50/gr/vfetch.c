@@ -21,6 +21,10 @@
  * - Inline vertices (VERTEX_DATA): each non-CONST attribute with a valid
  *   format in order, its size rounded up to 4 bytes (Mesa's translate
  *   layout, nv50_push.c).
+ * - VTX_ATTR_* (1F, 2H, 2F, 3F, 4F, 4H, 2I, 2NI, 4I, 4NI, 4UB, 4B, 4NUB,
+ *   4NB): a write sets the attribute's value, the components the method
+ *   lacks (0, 0, 0, 1) (UNVERIFIED); 2I/4I/4UB/4B taken as scaled
+ *   integers, 2NI/4NI/4NUB/4NB normalised (nv50_vfetch_vtx_attr).
  * - VP inputs: VP_ATTR_EN[0..1] has 4 component bits per attribute; the
  *   enabled components are packed into a[] in attribute order, then
  *   VertexID and InstanceID if VP_GP_BUILTIN_ATTR_EN asks (Mesa's
@@ -353,4 +357,99 @@ unsigned nv50_vfetch_vertex(NV50Vfetch *vf, uint32_t index,
         in[n++] = instance_id;
     }
     return n;
+}
+
+/* --- VTX_ATTR_* (3d-draw.c keeps the values) --- */
+
+int nv50_vfetch_vtx_attr(uint32_t cur[NV50_VTX_ATTRIBS][4], uint32_t mthd,
+                         uint32_t data, bool *last)
+{
+    uint32_t off = mthd - NV50_3D_VTX_ATTR_FIRST;
+    unsigned a, comp, ncomp;
+    uint32_t *v;
+
+    *last = false;
+    if (off < 0x40) {                       /* 1F */
+        a = off / 4;
+        cur[a][0] = data;
+        comp = 0;
+        ncomp = 1;
+    } else if (off < 0x80) {                /* 2H */
+        a = (off - 0x40) / 4;
+        cur[a][0] = f32_to_bits(gemu_half_to_float(data));
+        cur[a][1] = f32_to_bits(gemu_half_to_float(data >> 16));
+        comp = 1;
+        ncomp = 2;
+    } else if (off < 0x100) {               /* 2F */
+        a = (off - 0x80) / 8;
+        comp = (off / 4) & 1;
+        cur[a][comp] = data;
+        ncomp = 2;
+    } else if (off < 0x200) {               /* 3F */
+        a = (off - 0x100) / 16;
+        comp = (off / 4) & 3;
+        if (comp == 3) {
+            return -1;
+        }
+        cur[a][comp] = data;
+        ncomp = 3;
+    } else if (off < 0x300) {               /* 4F */
+        a = (off - 0x200) / 16;
+        comp = (off / 4) & 3;
+        cur[a][comp] = data;
+        ncomp = 4;
+    } else if (off < 0x380) {               /* 4H */
+        a = (off - 0x300) / 8;
+        comp = (off / 4) & 1 ? 3 : 1;
+        cur[a][comp - 1] = f32_to_bits(gemu_half_to_float(data));
+        cur[a][comp] = f32_to_bits(gemu_half_to_float(data >> 16));
+        ncomp = 4;
+    } else if (off < 0x500) {               /* 2I, 2NI, 4I, 4NI: 16-bit */
+        bool norm = (off >= 0x3c0 && off < 0x400) || off >= 0x480;
+        bool four = off >= 0x400;
+        unsigned base;
+
+        if (four) {
+            a = (off - (off >= 0x480 ? 0x480 : 0x400)) / 8;
+            base = (off / 4) & 1 ? 2 : 0;
+        } else {
+            a = (off - (off >= 0x3c0 ? 0x3c0 : 0x380)) / 4;
+            base = 0;
+        }
+        for (unsigned k = 0; k < 2; k++) {
+            float f = (int16_t)(data >> (16 * k));
+
+            if (norm) {
+                f = MAX(f / 32767.0f, -1.0f);
+            }
+            cur[a][base + k] = f32_to_bits(f);
+        }
+        comp = base + 1;
+        ncomp = four ? 4 : 2;
+    } else {                                /* 4UB, 4B, 4NUB, 4NB */
+        unsigned kind = (off - 0x500) / 0x40;
+
+        a = ((off - 0x500) % 0x40) / 4;
+        for (unsigned k = 0; k < 4; k++) {
+            uint8_t b = data >> (8 * k);
+            float f = (kind & 1) ? (float)(int8_t)b : (float)b;
+
+            if (kind == 2) {
+                f /= 255.0f;
+            } else if (kind == 3) {
+                f = MAX(f / 127.0f, -1.0f);
+            }
+            cur[a][k] = f32_to_bits(f);
+        }
+        comp = 3;
+        ncomp = 4;
+    }
+    v = cur[a];
+    if (comp + 1 == ncomp) {
+        *last = true;
+        for (unsigned k = ncomp; k < 4; k++) {
+            v[k] = k == 3 ? f32_to_bits(1.0f) : 0;
+        }
+    }
+    return a;
 }
