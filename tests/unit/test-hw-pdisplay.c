@@ -400,7 +400,10 @@ START_TEST(overlay_flip)
 }
 END_TEST
 
-/* A notifier in guest memory in WRITE_AWAKEN mode raises INTR0 bit c. */
+/*
+ * A notifier in guest memory in WRITE_AWAKEN mode raises INTR0 bit c;
+ * with bus mastering off its write is dropped (Received Master Abort).
+ */
 START_TEST(awaken_notifier_in_guest_memory)
 {
     GuestRAM *ram = guest_ram_new();
@@ -410,8 +413,6 @@ START_TEST(awaken_notifier_in_guest_memory)
 
     guest_ram_add(ram, 0x20000000, 0x10000, mem);
     nv50_set_guest_ram(s, ram);
-    /* the driver's pci_set_master(): the notifier is in guest memory */
-    pci_config_write(PCI_DEVICE(s), PCI_COMMAND, PCI_COMMAND_MASTER, 2);
     nv50_vram_wr32(s, INST + slot * 8, 0xf0000010);
     nv50_vram_wr32(s, INST + slot * 8 + 4, 1u << 28 | 1 | 0x1200 << 10);
     /* target PCI (2), RW: guest memory 0x20000000-0x200007ff */
@@ -420,6 +421,16 @@ START_TEST(awaken_notifier_in_guest_memory)
     nv50_vram_wr32(s, INST + 0x1208, 0x20000000);
     nv50_vram_wr32(s, INST + 0x120c, 0);
     dmac_init(s, 1);
+    /* before the driver's pci_set_master(): the write is dropped */
+    push(s, 1, (const uint32_t[]){
+        MTHD(0xa0, 2), 0x40000000 | 0x60, 0xf0000010, MTHD(0x80, 1), 0,
+    }, 5);
+    ck_assert_uint_eq(ldn_le_p(mem + 0x60, 4), 0);
+    ck_assert_uint_eq(pci_config_read(PCI_DEVICE(s), PCI_STATUS, 2) &
+                      PCI_STATUS_REC_MASTER_ABORT,
+                      PCI_STATUS_REC_MASTER_ABORT);
+    nv50_wr32(s, INTR0, 0x2);
+    pci_config_write(PCI_DEVICE(s), PCI_COMMAND, PCI_COMMAND_MASTER, 2);
     push(s, 1, (const uint32_t[]){
         MTHD(0xa0, 2), 0x40000000 | 0x60, 0xf0000010, MTHD(0x80, 1), 0,
     }, 5);
