@@ -499,11 +499,19 @@ static void fp_quad(void *opaque, const RasterQuad *rq)
     q.mask = 0;
     for (unsigned i = 0; i < 4; i++) {
         q.z[i] = 0.0f;
-        memset(q.bary[i], 0, sizeof(q.bary[i]));
-        for (unsigned k = 0; k < d->nsub; k++) {
-            q.bary[i][d->vidx[k]] += rq->bary[i][k];
+        if (d->nsub == 3) {
+            /* a triangle's vertices map to themselves (fp_rasterise) */
+            for (unsigned k = 0; k < 3; k++) {
+                q.bary[i][k] = 0.0f + rq->bary[i][k];
+            }
+        } else {
+            memset(q.bary[i], 0, sizeof(q.bary[i]));
+            for (unsigned k = 0; k < d->nsub; k++) {
+                q.bary[i][d->vidx[k]] += rq->bary[i][k];
+            }
         }
-        for (unsigned j = 0; j < p->nverts; j++) {
+        /* the depth is read only by the Z tests (fp_sample_z) */
+        for (unsigned j = 0; j < p->nverts && !d->zs_passes; j++) {
             q.z[i] += q.bary[i][j] * p->scr[j].z;
         }
     }
