@@ -11,7 +11,7 @@
  *   FUZZ_VRAM_SIZE of VRAM) by hw/pci/replay.c, until the end, a
  *   divergence or FUZZ_REC_MAX_ACCESSES.  A kick waits for the engine
  *   FUZZ_ENGINE_WAIT_US at most and compute launches share
- *   FUZZ_REC_INSN_BUDGET warp-instructions; once the engine is still
+ *   FUZZ_INSN_BUDGET warp-instructions; once the engine is still
  *   busy after a kick (a draw that never ends) the replay stops: the
  *   run is no longer reproducible, and the card must only be freed.
  *
@@ -25,7 +25,6 @@
 #include "hw/pci/replay.h"
 
 #define FUZZ_REC_MAX_ACCESSES   10000
-#define FUZZ_REC_INSN_BUDGET    100000u
 
 static void check_parse(GemuRecFile *f, GError *err)
 {
@@ -92,7 +91,7 @@ static void replay(const GemuRecFile *f)
         return;
     }
     nv50_engine_set_sync_limit(s, FUZZ_ENGINE_WAIT_US);
-    nv50_engine_set_insn_budget(s, FUZZ_REC_INSN_BUDGET);
+    nv50_engine_set_insn_budget(s, FUZZ_INSN_BUDGET);
     r = pci_replay_new(PCI_DEVICE(s), &s->dma, &clk, f);
     while ((st = pci_replay_step(r, &err)) > 0 &&
            ++n < FUZZ_REC_MAX_ACCESSES && nv50_engine_sync_for(s, 0)) {

@@ -5,6 +5,7 @@
  */
 #include "nv50-card.h"
 #include "hw/nv50/nv50_regs.h"
+#include "hw/nv50/engine.h"
 
 void fuzz_card_init(FuzzCard *c)
 {
@@ -18,6 +19,7 @@ void fuzz_card_init(FuzzCard *c)
         abort();
     }
     c->pci = PCI_DEVICE(c->s);
+    nv50_engine_set_insn_budget(c->s, FUZZ_INSN_BUDGET);
     pci_config_write(c->pci, 0x10, FUZZ_BAR0_GPA, 4);
     pci_config_write(c->pci, 0x14, FUZZ_BAR1_GPA, 4);
     pci_config_write(c->pci, 0x1c, FUZZ_BAR3_GPA, 4);
