@@ -29,12 +29,14 @@
  *   be uniform in a quad, so the hardware computes LOD per quad);
  *   elsewhere derivatives are 0.  lambda = log2(max(|dx|, |dy|)) in
  *   texels of the base level, + shader bias, + TSC bias, clamped to the
- *   TSC's min/max; <= 0 magnifies.  Mip filters none/nearest/linear;
- *   the TSC's anisotropic filtering is trilinear (UNVERIFIED).  A TIC
- *   with USE_HEADER_OPT_CONTROL (TIC_3) filters anisotropically up to
- *   its own MAX_ANISOTROPY (TIC_6): taps along the quad's major axis
- *   (aniso_taps), which is how Mesa resolves an 8x surface (4x2
- *   samples a pixel) with one bilinear tex.
+ *   TSC's min/max; <= 0 magnifies.  Mip filters none/nearest/linear.
+ * - Anisotropic filtering up to the TSC's MAX_ANISOTROPY, or the TIC's
+ *   (TIC_6) when TIC_3 says USE_HEADER_OPT_CONTROL: the LOD from the
+ *   footprint's minor axis (widened so major / minor is at most the
+ *   maximum), ceil(ratio) probes along the major axis, averaged
+ *   (aniso_taps; UNVERIFIED: the hardware's pattern is not public).
+ *   The header's is how Mesa resolves an 8x surface (4x2 samples a
+ *   pixel) with one bilinear tex.
  * - Multisample surfaces are 2D_NO_MIPMAP textures (1 << ms_x) x
  *   (1 << ms_y) times the pixel size (Mesa's nv50_tex.c): texfetch of
  *   a sample and the resolve's bilinear tex need nothing more.
@@ -103,6 +105,14 @@ static bool is_cube(unsigned kind)
     return kind == NV50_TEX_CUBE || kind == NV50_TEX_CUBE_ARRAY;
 }
 
+/* g80_max_anisotropy's ratio: 1:1, 2:1, 4:1 .. 12:1, 16:1 */
+static unsigned aniso_ratio(uint32_t field)
+{
+    static const uint8_t ratio[8] = { 1, 2, 4, 6, 8, 10, 12, 16 };
+
+    return ratio[field & NV50_TIC_6_MAX_ANISOTROPY_MASK];
+}
+
 bool nv50_tic_decode(const uint32_t w[8], NV50TexView *v)
 {
     bool v2 = w[4] & 0x80000000u;
@@ -142,13 +152,8 @@ bool nv50_tic_decode(const uint32_t w[8], NV50TexView *v)
         map_levels = 1;
     }
     v->levels = map_levels;
-    v->hdr_aniso = 1;
-    if (w[3] & NV50_TIC_3_USE_HEADER_OPT_CONTROL) {
-        static const uint8_t ratio[8] = { 1, 2, 4, 6, 8, 10, 12, 16 };
-
-        v->hdr_aniso = ratio[(w[6] >> NV50_TIC_6_MAX_ANISOTROPY_SHIFT) &
-                             NV50_TIC_6_MAX_ANISOTROPY_MASK];
-    }
+    v->hdr_opt = w[3] & NV50_TIC_3_USE_HEADER_OPT_CONTROL;
+    v->hdr_aniso = aniso_ratio(w[6] >> NV50_TIC_6_MAX_ANISOTROPY_SHIFT);
     if (v2) {
         v->min_level = MIN(w[7] & 0xf, map_levels - 1);
         v->max_level = MIN((w[7] >> 4) & 0xf, map_levels - 1);
@@ -231,7 +236,7 @@ void nv50_tsc_decode(const uint32_t w[8], NV50TexSampler *s)
     s->compare = w[0] & 0x200;
     s->compare_func = (w[0] >> 10) & 7;
     s->srgb = w[0] & 0x2000;
-    s->max_aniso = (w[0] >> 20) & 7;
+    s->max_aniso = aniso_ratio(w[0] >> NV50_TSC_0_MAX_ANISOTROPY_SHIFT);
     s->mag = w[1] & 3;
     s->min = (w[1] >> 4) & 3;
     s->mip = (w[1] >> 6) & 3;
@@ -648,18 +653,22 @@ static float quad_lambda(const Tex *t, uint32_t coords[][TESLA_WARP_SIZE],
 }
 
 /*
- * Anisotropic footprint of the header's MAX_ANISOTROPY (the 8x resolve's
- * view): taps = min(ratio, ceil(major / minor)) filtered along the major
- * axis, @step apart (coordinate units), lambda from major / taps.
- * UNVERIFIED: the hardware's tap placement and weights; this puts equal
- * weights at the centres of equal parts of the major axis, which is
- * what Mesa's 8x resolve (4x2 samples a pixel, bilinear) relies on.
+ * The anisotropic footprint (UNVERIFIED: NVIDIA's pattern is not
+ * public; this is the textbook one).  The quad's derivatives span an
+ * ellipse-like footprint, major and minor axes in texels of the first
+ * level; ratio = min(major / minor, @max_ratio), the LOD from
+ * major / ratio (the minor axis, widened where the ratio is clamped)
+ * and ceil(ratio) trilinear probes at the centres of equal parts of the
+ * major axis (@step apart, coordinate units), averaged.  A footprint
+ * whose major axis is at most a texel is magnified: one probe.  Mesa's
+ * 8x resolve (header MAX_ANISOTROPY, 4x2 samples a pixel) relies on
+ * the equal parts: two bilinear probes, each the mean of 2x2 samples.
  */
 static unsigned aniso_taps(const Tex *t, uint32_t coords[][TESLA_WARP_SIZE],
                            unsigned ncoords, unsigned lane, int face,
-                           float step[3], float *lambda)
+                           unsigned max_ratio, float step[3], float *lambda)
 {
-    float dx[3], dy[3], lx2, ly2, major, minor;
+    float dx[3], dy[3], lx2, ly2, major, minor, ratio;
     const float *axis;
     unsigned taps;
 
@@ -667,16 +676,17 @@ static unsigned aniso_taps(const Tex *t, uint32_t coords[][TESLA_WARP_SIZE],
     axis = lx2 >= ly2 ? dx : dy;
     major = sqrtf(MAX(lx2, ly2));
     minor = sqrtf(MIN(lx2, ly2));
-    if (!(major > 0.0f) || !isfinite(major)) {
+    if (!(major > 1.0f) || !isfinite(major)) {
         return 1;
     }
-    taps = minor > 0.0f ? (unsigned)MIN(ceilf(major / minor - 1e-4f), 16.0f)
-                        : 16;
-    taps = MAX(MIN(taps, t->v.hdr_aniso), 1u);
+    ratio = minor > 0.0f ? MIN(major / minor, (float)max_ratio)
+                         : (float)max_ratio;
+    /* a ratio a hair over an integer is that integer's probes */
+    taps = MAX((unsigned)ceilf(ratio - 1e-4f), 1u);
     for (unsigned d = 0; d < 3; d++) {
         step[d] = axis[d] / taps;
     }
-    *lambda = log2f(major / taps);
+    *lambda = log2f(major / ratio);
     return taps;
 }
 
@@ -691,7 +701,7 @@ static void sample_lane(Tex *t, const TeslaInsn *insn, bool derivs,
     int layer = 0, face = 0;
     float c[3], dref = 0.0f, lambda, lfrac = 0.0f, step[3] = { 0, 0, 0 };
     bool cmp = s->compare, linear;
-    unsigned taps = 1;
+    unsigned taps = 1, max_ratio = v->hdr_opt ? v->hdr_aniso : s->max_aniso;
     Acc a;
 
 #define ARG(i) ((i) < ncoords ? coords[i][lane] : 0u)
@@ -715,8 +725,9 @@ static void sample_lane(Tex *t, const TeslaInsn *insn, bool derivs,
     } else {
         lambda = derivs ? quad_lambda(t, coords, ncoords, lane, face)
                         : -INFINITY;
-        if (derivs && v->hdr_aniso > 1) {
-            taps = aniso_taps(t, coords, ncoords, lane, face, step, &lambda);
+        if (derivs && max_ratio > 1) {
+            taps = aniso_taps(t, coords, ncoords, lane, face, max_ratio,
+                              step, &lambda);
         }
         if (insn->tex.kind == TTEX_BIAS) {
             lambda += bits_to_f32(ARG(arg));

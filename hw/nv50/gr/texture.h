@@ -103,6 +103,9 @@ enum {
     NV50_WRAP_MIRROR_ONCE_OGL = 7,
 };
 
+/* TSC word 0: MAX_ANISOTROPY (g80_max_anisotropy: 1, 2, 4, .. 12, 16) */
+#define NV50_TSC_0_MAX_ANISOTROPY_SHIFT     20
+
 /* TSC word 1 filters */
 #define NV50_FILTER_NEAREST     1
 #define NV50_FILTER_LINEAR      2
@@ -146,6 +149,7 @@ typedef struct NV50TexView {
     uint32_t width, height, depth;      /* level 0; depth: layers/cubes */
     unsigned min_level, max_level;      /* levels sampled */
     unsigned levels;            /* levels laid out (MAP_MIP_LEVEL + 1) */
+    bool hdr_opt;               /* TIC_3 USE_HEADER_OPT_CONTROL */
     unsigned hdr_aniso;         /* the header's max ratio (1: isotropic) */
     unsigned layers;            /* subtextures (arrays: layers, cubes x6) */
     /* per level: size in texels, surface (auto-sized blocks), offset */
@@ -164,7 +168,7 @@ typedef struct NV50TexSampler {
     bool compare;
     uint8_t compare_func;       /* 0 NEVER .. 7 ALWAYS (GL order) */
     bool srgb;                  /* SRGB_CONVERSION (allows TIC's) */
-    unsigned max_aniso;
+    unsigned max_aniso;         /* max ratio: 1 (isotropic) .. 16 */
     uint8_t mag, min, mip;      /* NV50_FILTER_*, NV50_MIP_* */
     float lod_bias, min_lod, max_lod;
     float border[4];            /* as floats (integer formats: bits) */
