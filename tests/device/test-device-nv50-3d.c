@@ -8,6 +8,7 @@
  */
 #include "nv50-gr-rig.h"
 #include "hw/nv50/gr/3d.h"
+#include "hw/nv50/gr/pipe.h"
 
 #define SUBC_3D     7
 #define H_3D        0xbeef3097u
@@ -15,6 +16,7 @@
 
 #define Q_VA        (GR_VA_DATA + 0x100)
 #define CB_VA       (GR_VA_DATA + 0x1000)
+#define ZETA_VA     (GR_VA_DATA + 0x100000)
 
 #define INTR        0x400100
 #define TRAP        0x400108
@@ -446,6 +448,75 @@ START_TEST(test_3d_fence_pushbuf)
 }
 END_TEST
 
+/*
+ * A fresh context's values as nvkm's context image (ctxnv50.c) has them,
+ * in the GL enums Mesa sends: the compare functions NEVER (0x200), the
+ * stencil ops KEEP (0x1e00), every sample; Mesa's state with the depth
+ * and stencil tests off (DEPTH_TEST_FUNC and the stencil words never
+ * sent) reads no function of 0 ("comparison 0x0 is not a function").
+ */
+START_TEST(test_3d_fresh_defaults)
+{
+    static const struct {
+        uint32_t mthd, value;
+    } want[] = {
+        { 0x130c, 0x200 }, { 0x1314, 0x200 },   /* DEPTH, ALPHA_TEST_FUNC */
+        { 0x1384, 0x1e00 }, { 0x1388, 0x1e00 }, { 0x138c, 0x1e00 },
+        { 0x1390, 0x200 },                      /* STENCIL_FRONT_* */
+        { 0x1598, 0x1e00 }, { 0x159c, 0x1e00 }, { 0x15a0, 0x1e00 },
+        { 0x15a4, 0x200 },                      /* STENCIL_BACK_* */
+        { 0x0fbc, 0xffff }, { 0x0fc8, 0xffff }, /* MSAA_MASK 0, 3 */
+        { NV50_3D_COND_MODE, NV50_3D_COND_ALWAYS },
+    };
+    NV50GrCall c = {
+        .s = rig.s, .ctx = gr.ctx, .subc = SUBC_3D, .class_id = 0x8297,
+        .obj = GR_INST + ((uint64_t)obj3d << 4), .mthd = 0x15dc,
+    };
+    g_autofree char *log = NULL;
+    NV50Rop *r;
+
+    for (unsigned i = 0; i < G_N_ELEMENTS(want); i++) {
+        ck_assert_msg(state()->mthd[want[i].mthd >> 2] == want[i].value,
+                      "0x%04x: 0x%x", want[i].mthd,
+                      state()->mthd[want[i].mthd >> 2]);
+    }
+    gemu_loglevel |= LOG_GUEST_ERROR;
+    /* a 4x4 Z32_FLOAT zeta of 1.0 (block-linear, one GOB) as
+       nv50_validate_fb binds it */
+    for (unsigned i = 0; i < 512 / 4; i++) {
+        gr_wr32(ZETA_VA + 4 * i, 0x3f800000);
+    }
+    gr_call(SUBC_3D, 0x0184, GR_DMA_VM);        /* DMA_ZETA */
+    gr_call(SUBC_3D, 0x0fe0, ZETA_VA >> 32);    /* ZETA_ADDRESS_HIGH */
+    gr_call(SUBC_3D, 0x0fe4, (uint32_t)ZETA_VA);
+    gr_call(SUBC_3D, 0x0fe8, 0x0a);             /* ZF32 */
+    gr_call(SUBC_3D, 0x0fec, 0);
+    gr_call(SUBC_3D, 0x0ff0, 0x10000 >> 2);
+    gr_call(SUBC_3D, 0x1538, 1);                /* ZETA_ENABLE */
+    gr_call(SUBC_3D, 0x1228, 4);                /* ZETA_HORIZ */
+    gr_call(SUBC_3D, 0x122c, 4);
+    gr_call(SUBC_3D, 0x1230, 1);
+    /* nv50_zsa_state_create with everything off */
+    gr_call(SUBC_3D, 0x12e8, 1);                /* DEPTH_WRITE_ENABLE */
+    gr_call(SUBC_3D, 0x12cc, 0);                /* DEPTH_TEST_ENABLE */
+    gr_call(SUBC_3D, 0x1380, 0);                /* STENCIL_ENABLE */
+    gr_call(SUBC_3D, 0x1594, 0);                /* STENCIL_TWO_SIDE */
+    ck_assert_uint_eq(rd32(INTR), 0);
+    r = nv50_rop_begin(&c, state());
+    ck_assert_ptr_nonnull(r);
+    ck_assert(nv50_rop_zs_test(r, 1, 1, 0, 0.5f, true));
+    nv50_rop_end(r);
+    /* depth test on without a function: NEVER, as the image says */
+    gr_call(SUBC_3D, 0x12cc, 1);
+    r = nv50_rop_begin(&c, state());
+    ck_assert(!nv50_rop_zs_test(r, 2, 1, 0, 0.25f, true));
+    nv50_rop_end(r);
+    log = rig_log();
+    ck_assert_msg(!strstr(log, "not a function") && !strstr(log, "not an op"),
+                  "%s", log);
+}
+END_TEST
+
 Suite *nv50_3d_suite(void)
 {
     Suite *su = suite_create("nv50_3d");
@@ -467,6 +538,7 @@ Suite *nv50_3d_suite(void)
     tcase_add_test(tc, test_3d_draws_accepted);
     tcase_add_test(tc, test_3d_cond);
     tcase_add_test(tc, test_3d_fence_pushbuf);
+    tcase_add_test(tc, test_3d_fresh_defaults);
     suite_add_tcase(su, tc);
 
     tc = tcase_create("3d-classes");

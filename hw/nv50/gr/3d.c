@@ -515,16 +515,48 @@ static void draw(NV50GrCall *c, NV50Gr3dState *st, uint32_t mthd)
 
 /* --- the class --- */
 
+/*
+ * A fresh 3D context's methods that are not 0: what nvkm's context image
+ * (Linux 6.1 nvkm/engine/gr/ctxnv50.c) starts a channel with, where gemu
+ * reads a method Mesa 22.3 may never send (nv50_screen_init_hwctx sets
+ * much, but e.g. DEPTH_TEST_FUNC only with the depth test on, the
+ * stencil words only with the stencil test on, MSAA_MASK only once GL's
+ * sample mask changes).  ctxnv50.c stores these in the hardware's own
+ * 3-bit encoding, 0 there being the first of D3D's order: NEVER for a
+ * comparison, KEEP for a stencil op (UNVERIFIED: the image's comments
+ * name the fields, not the values' meaning); gemu keeps the method
+ * values, so they are given as the GL enums Mesa would send.
+ */
+static const struct {
+    uint16_t mthd;
+    uint16_t count;             /* consecutive methods */
+    uint32_t value;
+} ctx_defaults[] = {
+    /* UNVERIFIED: a fresh context draws (Mesa sets ALWAYS anyway) */
+    { NV50_3D_COND_MODE, 1, NV50_3D_COND_ALWAYS },
+    /* ctxnv50.c: every sample enabled */
+    { NV50_3D_MSAA_MASK(0), 4, 0xffff },
+    /* ctxnv50.c: DEPTH_TEST_FUNC, ALPHA_TEST_FUNC 0 (NEVER) */
+    { NV50_3D_DEPTH_TEST_FUNC, 1, NV50_GL_NEVER },
+    { NV50_3D_ALPHA_TEST_FUNC, 1, NV50_GL_NEVER },
+    /* ctxnv50.c: STENCIL_{FRONT,BACK}_OP_FAIL, ZFAIL, ZPASS 0 (KEEP),
+       STENCIL_{FRONT,BACK}_FUNC_FUNC 0 (NEVER) */
+    { NV50_3D_STENCIL_FRONT_OP_FAIL, 3, NV50_GL_KEEP },
+    { NV50_3D_STENCIL_FRONT_OP_FAIL + NV50_3D_STENCIL_OP_FUNC, 1,
+      NV50_GL_NEVER },
+    { NV50_3D_STENCIL_BACK_OP_FAIL, 3, NV50_GL_KEEP },
+    { NV50_3D_STENCIL_BACK_OP_FAIL + NV50_3D_STENCIL_OP_FUNC, 1,
+      NV50_GL_NEVER },
+};
+
 static void nv50_3d_init(void *opaque)
 {
     NV50Gr3dState *st = opaque;
 
-    /* UNVERIFIED: a fresh context draws (Mesa sets ALWAYS anyway) */
-    st->mthd[NV50_3D_COND_MODE >> 2] = NV50_3D_COND_ALWAYS;
-    /* nvkm's context image (ctxnv50.c) starts with every sample enabled;
-       Mesa sends MSAA_MASK only once GL's sample mask changes */
-    for (unsigned i = 0; i < 4; i++) {
-        st->mthd[NV50_3D_MSAA_MASK(i) >> 2] = 0xffff;
+    for (unsigned i = 0; i < ARRAY_SIZE(ctx_defaults); i++) {
+        for (unsigned k = 0; k < ctx_defaults[i].count; k++) {
+            st->mthd[(ctx_defaults[i].mthd >> 2) + k] = ctx_defaults[i].value;
+        }
     }
 }
 

@@ -129,6 +129,18 @@ const NV50Gr3dMthd *nv50_3d_mthd_find(uint32_t mthd, unsigned *index);
 #define NV50_3D_COUNTER_UNK0C                   0xc     /* G200_3D- */
 #define NV50_3D_COUNTERS                        16
 
+/* the ROP's comparison functions and stencil ops (gr/rop.c reads them;
+   nv50_3d_init gives them their fresh-context values) */
+#define NV50_3D_DEPTH_TEST_FUNC         0x130c
+#define NV50_3D_ALPHA_TEST_FUNC         0x1314
+#define NV50_3D_STENCIL_FRONT_OP_FAIL   0x1384  /* ZFAIL, ZPASS, FUNC_FUNC */
+#define NV50_3D_STENCIL_BACK_OP_FAIL    0x1598  /* ZFAIL, ZPASS, FUNC_FUNC */
+#define NV50_3D_STENCIL_OP_FUNC         0x000c  /* FUNC_FUNC after OP_FAIL */
+
+/* g80_defs.xml gl_comparison_op and gl_stencil_op: GL's values */
+#define NV50_GL_NEVER                   0x0200
+#define NV50_GL_KEEP                    0x1e00
+
 /* COND_MODE (g80_defs.xml g80_cond_mode) */
 #define NV50_3D_COND_NEVER              0
 #define NV50_3D_COND_ALWAYS             1

@@ -63,9 +63,9 @@
 #define M_BLEND_INDEPENDENT     0x12e4
 #define M_DEPTH_WRITE_ENABLE    0x12e8
 #define M_ALPHA_TEST_ENABLE     0x12ec
-#define M_DEPTH_TEST_FUNC       0x130c
+#define M_DEPTH_TEST_FUNC       NV50_3D_DEPTH_TEST_FUNC
 #define M_ALPHA_TEST_REF        0x1310
-#define M_ALPHA_TEST_FUNC       0x1314
+#define M_ALPHA_TEST_FUNC       NV50_3D_ALPHA_TEST_FUNC
 #define M_BLEND_COLOR(i)        (0x131c + (i) * 4)
 #define M_BLEND_SEPARATE_ALPHA  0x133c
 #define M_BLEND_EQUATION_RGB    0x1340
@@ -77,13 +77,14 @@
 #define M_BLEND_ENABLE_COMMON   0x135c
 #define M_BLEND_ENABLE(i)       (0x1360 + (i) * 4)
 #define M_STENCIL_ENABLE        0x1380
-#define M_STENCIL_FRONT_OP_FAIL 0x1384      /* ZFAIL, ZPASS, FUNC, REF, */
-#define M_STENCIL_FRONT_MASK    0x1398      /* FUNC_MASK follow */
+/* OP_FAIL, then ZFAIL, ZPASS, FUNC(_FUNC), REF (front), MASK, FUNC_MASK */
+#define M_STENCIL_FRONT_OP_FAIL NV50_3D_STENCIL_FRONT_OP_FAIL
+#define M_STENCIL_FRONT_MASK    0x1398
 #define M_FRAG_COLOR_CLAMP_EN   0x13a8
 #define M_CLEAR_FLAGS           0x143c
 #define M_ZETA_ENABLE           0x1538
 #define M_STENCIL_TWO_SIDE_ENABLE 0x1594
-#define M_STENCIL_BACK_OP_FAIL  0x1598      /* ZFAIL, ZPASS, FUNC follow */
+#define M_STENCIL_BACK_OP_FAIL  NV50_3D_STENCIL_BACK_OP_FAIL
 #define M_LAYER                 0x15cc
 #define M_CLIP_RECTS_EN         0x194c
 #define M_CLIP_RECTS_MODE       0x1950
