@@ -15,8 +15,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include "nv50-gr-rig.h"
-#include "hw/nv50/gr/pipe.h"
+#include "nv50-tex-rig.h"
 #include "hw/nv50/gr/texture.h"
 #include "hw/nv50/gr/tpc.h"
 #include "target/tesla.h"
@@ -30,23 +29,12 @@
 #define TEX_LEVELS  7               /* 64 .. 1 */
 #define SCREEN      32
 
-static NV50GrCall call;
-static NV50TexUnit unit;
 /* the texture's levels, as the reference reads them */
 static float lvl[TEX_LEVELS][TEX_SIZE * TEX_SIZE];
 
 static void setup(void)
 {
-    gr_rig_init();
-    call.s = rig.s;
-    call.ctx = gr.ctx;
-    call.class_id = 0x8297;
-    unit.c = &call;
-    unit.prog = NV50_GR_PROG_FP;
-    gr.ctx->shared.tic_addr = TIC_VA;
-    gr.ctx->shared.tsc_addr = TSC_VA;
-    gr.ctx->shared.tic_limit = 2047;
-    gr.ctx->shared.tsc_limit = 2047;
+    tex_rig_init(TIC_VA, TSC_VA);
     /* TIC 0 on $t0, TSC 0 on $s0 of the FP */
     nv50_gr_bind_tic(&call, NV50_GR_PROG_FP, 1);
     nv50_gr_bind_tsc(&call, NV50_GR_PROG_FP, 1);

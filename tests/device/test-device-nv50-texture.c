@@ -9,8 +9,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include "nv50-gr-rig.h"
-#include "hw/nv50/gr/pipe.h"
+#include "nv50-tex-rig.h"
 #include "hw/nv50/surface.h"
 #include "hw/nv50/gr/tpc.h"
 #include "target/tesla.h"
@@ -59,22 +58,10 @@
 #define M_NEAREST   2
 #define M_LINEAR    3
 
-static NV50GrCall call;
-static NV50TexUnit unit;
-
 static void setup(void)
 {
-    gr_rig_init();
-    call.s = rig.s;
-    call.ctx = gr.ctx;
-    call.class_id = 0x8297;
-    unit.c = &call;
-    unit.prog = NV50_GR_PROG_FP;
-    /* Mesa: TIC/TSC_ADDRESS in the txc buffer, limits 2047 */
-    gr.ctx->shared.tic_addr = TIC_VA;
-    gr.ctx->shared.tsc_addr = TSC_VA;
-    gr.ctx->shared.tic_limit = 2047;
-    gr.ctx->shared.tsc_limit = 2047;
+    /* Mesa: TIC/TSC_ADDRESS in the txc buffer */
+    tex_rig_init(TIC_VA, TSC_VA);
 }
 
 static uint32_t fb(float f)
