@@ -252,9 +252,13 @@ def dicts():
     put_dict('usse-as', usse_words)
     code = lambda *ps: ''.join(open(os.path.join(SRC, p)).read() for p in ps)
     lits = r'"([a-z][a-z0-9_-]*)"'
-    put_dict('shader', re.findall(lits, code('tools/gemu-shader/state.c',
-                                             'tools/gemu-shader/usse.c')) +
-             ['chip sgx543', 'chip g84', 'stage compute', 'code ', 'dump '])
+    shader_words = re.findall(lits, code('tools/gemu-shader/state.c',
+                                         'tools/gemu-shader/usse.c'))
+    put_dict('shader', shader_words + ['chip sgx543', 'chip g84',
+                                       'stage compute', 'code ', 'dump '])
+    put_dict('shader-device', shader_words + ['chip g84', 'stage compute',
+                                              'code ', 'dump g0[', 'grid ',
+                                              'block '])
     put_dict('sgx-scene', re.findall(lits, code('block/sgx-scene.c')) +
              re.findall(r'"([A-Z][A-Z0-9_]*)"', code('block/sgx-scene.c')) +
              [t for x in seeds('sgx-scene') for t in
