@@ -7,6 +7,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "nv50-gr-rig.h"
+#include "hw/nv50/engine.h"
 #include "hw/nv50/gr/3d.h"
 #include "target/tesla.h"
 
@@ -476,6 +477,46 @@ START_TEST(illegal_opcode_is_trap_mp)
 }
 END_TEST
 
+/*
+ * nv50_engine_set_insn_budget (gemu-shader --device, the fuzz
+ * harnesses): a launch that never ends traps with the MP's TIMEOUT
+ * (ERROR_CODE 0x08) once the launches have run the budget; a launch
+ * after that traps at its entry; budget 0 lifts the bound.
+ */
+START_TEST(insn_budget_is_timeout)
+{
+    load_program("forever: bra forever\n", 0);
+    load_program("exit nop\n", 0x100);
+    base_state(8, 0x40);
+    dims(64, 1, 1, 4, 1);
+    nv50_engine_set_insn_budget(rig.s, 1000);
+    cp(M_LAUNCH, 0);
+    ck_assert_uint_eq(rd32(0x400100) & INTR_TRAP, INTR_TRAP);
+    ck_assert_uint_eq(rd32(0x408314), 0x80010000);      /* MP0 */
+    ck_assert_uint_eq(rd32(0x408214), 0x08);            /* TIMEOUT */
+    ck_assert_uint_eq(rd32(0x408224) & 0xffffff, 0);    /* at the bra */
+    wr32(0x408214, 0);
+    wr32(0x408314, 0xc0000000);
+    wr32(0x400108, 0x80);
+    wr32(0x400100, INTR_TRAP);
+
+    /* used up: the next launch traps before it runs */
+    cp(M_CP_START_ID, 0x100);
+    cp(M_LAUNCH, 0);
+    ck_assert_uint_eq(rd32(0x400100) & INTR_TRAP, INTR_TRAP);
+    ck_assert_uint_eq(rd32(0x408214), 0x08);
+    ck_assert_uint_eq(rd32(0x408224) & 0xffffff, 0x100);
+    wr32(0x408214, 0);
+    wr32(0x408314, 0xc0000000);
+    wr32(0x400108, 0x80);
+    wr32(0x400100, INTR_TRAP);
+
+    nv50_engine_set_insn_budget(rig.s, 0);
+    cp(M_LAUNCH, 0);
+    ck_assert_uint_eq(rd32(0x400100) & INTR_TRAP, 0);
+}
+END_TEST
+
 /* QUERY_GET: the sequence alone (SHORT), or sequence, 0, timestamp. */
 START_TEST(query_get)
 {
@@ -822,6 +863,7 @@ Suite *nv50_compute_suite(void)
     tcase_add_test(tc, trap_registers_known);
     tcase_add_test(tc, global_limit_is_trap_mp);
     tcase_add_test(tc, illegal_opcode_is_trap_mp);
+    tcase_add_test(tc, insn_budget_is_timeout);
     tcase_add_test(tc, query_get);
     tcase_add_test(tc, mesa_setup_accepted);
     tcase_add_test(tc, bad_methods);
