@@ -128,5 +128,8 @@ unsigned usse_vpck_mask(unsigned sfmt, unsigned mask);
 /* The executors: true = go on, false = trapped. */
 bool usse_exec_vector(UsseCtx *c);      /* op1 0..8 */
 bool usse_exec_int(UsseCtx *c);         /* VTST, bitwise, SOP, IMA */
+bool usse_exec_smp(UsseCtx *c);         /* exec-special.c: SMP */
+bool usse_exec_ldst(UsseCtx *c, bool store);    /* LD, ST */
+bool usse_exec_special(UsseCtx *c);     /* the SPECIAL group */
 
 #endif
