@@ -1,5 +1,5 @@
 /*
- * SGX543 textures (hw/sgx543/texture.c): SceGxmTexture control words
+ * SGX543 textures (hw/sgx543/texture*.c): SceGxmTexture control words
  * built and decoded, layouts (linear, strided, swizzled, tiled, cube,
  * mip chains), texel formats and swizzles, address modes, LOD and mip
  * selection.  Expected words follow from the field positions and the
