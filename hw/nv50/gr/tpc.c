@@ -444,7 +444,7 @@ static void set_result(NV50CpResult *res, TpcMp *m, const TeslaResult *r)
  * A bounded launch (nv50_engine_set_insn_budget): the MP's run gets what
  * is left of the budget; false if nothing is.
  */
-static bool budget_out(TeslaEnv *env, NV50State *s, const TeslaLaunch *tl)
+static bool budget_out(TeslaEnv *env, NV50State *s)
 {
     uint64_t left;
 
@@ -479,8 +479,8 @@ TeslaRunStatus nv50_tpc_launch(NV50GrCall *c, const NV50CpLaunch *l,
     uint64_t bt, nblocks, wave;
     TeslaEnv env = { 0 };
     TeslaLaunch tl = { 0 };
-    uint64_t left;
-    bool budgeted = nv50_engine_insn_budget(c->s, &left);
+    uint64_t budget_left;       /* read again for each MP's run */
+    bool budgeted = nv50_engine_insn_budget(c->s, &budget_left);
 
     if (!res) {
         res = &dummy;
@@ -575,7 +575,7 @@ TeslaRunStatus nv50_tpc_launch(NV50GrCall *c, const NV50CpLaunch *l,
             env.mp_index = m->mp;
             tl.block_first = w0 + i;
             tl.block_count = (wend - (w0 + i) + NV50_MPS - 1) / NV50_MPS;
-            if (budgeted && !budget_out(&env, c->s, &tl)) {
+            if (budgeted && !budget_out(&env, c->s)) {
                 return budget_trap(L, m, &tl, res);
             }
             run = tesla_run_new(&env, &tl, &err);
