@@ -62,76 +62,64 @@ static uint32_t fraw(float v, bool f16)
     return f16 ? gemu_float_to_half(v) : usse_u(v);
 }
 
-static bool test_alu(UsseCtx *c, unsigned it, unsigned ch, TestVal *out)
+/* TEST's float operations (alu 0x00..0x0f) on @a and @b. */
+static bool test_float(UsseCtx *c, const UsseRef *r2, unsigned ch,
+                       bool f16, uint32_t a, uint32_t b, TestVal *out)
 {
     const UsseInsn *insn = c->insn;
     unsigned alu = insn->f[UF_ALU];
-    /* prec set = F32 (hardware: every vtstmsk case sets it and tests
-       F32 words); UNVERIFIED: clear = F16 */
-    bool f16 = !insn->f[UF_PREC];
-    UsseRef r1 = usse_ref(c, USSE_SRC1, it), r2 = usse_ref(c, USSE_SRC2, it);
-    uint32_t a, b;
+    float x = fval(a, f16), y = fval(b, f16), r;
 
-    /*
-     * The scalar operations (RCP, RSQ, LOG, EXP) work on src1's channel
-     * x and every channel tests that one result (hardware:
-     * vtstmsk_log_mask2 writes channel x's outcome to i0.x and i0.y).
-     */
-    if (alu >= 0x04 && alu <= 0x07) {
-        ch = 0;
+    if (insn->opnd[USSE_SRC1].mods & USSE_MOD_NEG) {
+        x = -x;
     }
-    /* vscomp: src2's channel x against every channel (Vita3K) */
-    if (!test_src(c, &r1, alu, ch, f16, &a) ||
-        !test_src(c, &r2, alu, insn->f[UF_VSCOMP] ? 0 : ch, f16, &b)) {
-        return false;
-    }
-    if (alu >> 4 == 0) {
-        float x = fval(a, f16), y = fval(b, f16), r;
-        if (insn->opnd[USSE_SRC1].mods & USSE_MOD_NEG) {
-            x = -x;
-        }
-        switch (alu) {
-        case 0x02: r = x + y; break;
-        case 0x03: r = x - floorf(x); break;
-        case 0x04: r = 1.0f / x; break;
-        case 0x05: r = 1.0f / sqrtf(x); break;
-        case 0x06: r = log2f(x); break;
-        case 0x07: r = exp2f(x); break;
-        case 0x08: r = x * y; break;       /* fdp: UNVERIFIED */
-        case 0x09: r = fminf(x, y); break;
-        case 0x0a: r = fmaxf(x, y); break;
-        case 0x0b: case 0x0c: {
-            /* the derivative of src2 (hardware: the vtstmsk_dsy cases
-               follow pa20's, not pa16's, across the vertex quad) */
-            unsigned sch = insn->f[UF_VSCOMP] ? 0 : ch;
-            r = 0.0f;
-            if (c->snap) {
-                unsigned l = c->lane;
-                unsigned qa = alu == 0x0b ? (l & 2) : (l & 1);
-                unsigned qb = alu == 0x0b ? qa + 1 : qa + 2;
-                UsseCtx na = *c, nb = *c;
-                uint32_t va, vb;
-                na.in = &c->snap[qa];
-                nb.in = &c->snap[qb];
-                if (!test_src(&na, &r2, alu, sch, f16, &va) ||
-                    !test_src(&nb, &r2, alu, sch, f16, &vb)) {
-                    usse_trap_fixup(c);
-                    return false;
-                }
-                r = fval(vb, f16) - fval(va, f16);
+    switch (alu) {
+    case 0x02: r = x + y; break;
+    case 0x03: r = x - floorf(x); break;
+    case 0x04: r = 1.0f / x; break;
+    case 0x05: r = 1.0f / sqrtf(x); break;
+    case 0x06: r = log2f(x); break;
+    case 0x07: r = exp2f(x); break;
+    case 0x08: r = x * y; break;       /* fdp: UNVERIFIED */
+    case 0x09: r = fminf(x, y); break;
+    case 0x0a: r = fmaxf(x, y); break;
+    case 0x0b: case 0x0c: {
+        /* the derivative of src2 (hardware: the vtstmsk_dsy cases
+           follow pa20's, not pa16's, across the vertex quad) */
+        unsigned sch = insn->f[UF_VSCOMP] ? 0 : ch;
+        r = 0.0f;
+        if (c->snap) {
+            unsigned l = c->lane;
+            unsigned qa = alu == 0x0b ? (l & 2) : (l & 1);
+            unsigned qb = alu == 0x0b ? qa + 1 : qa + 2;
+            UsseCtx na = *c, nb = *c;
+            uint32_t va, vb;
+            na.in = &c->snap[qa];
+            nb.in = &c->snap[qb];
+            if (!test_src(&na, r2, alu, sch, f16, &va) ||
+                !test_src(&nb, r2, alu, sch, f16, &vb)) {
+                usse_trap_fixup(c);
+                return false;
             }
-            break;
+            r = fval(vb, f16) - fval(va, f16);
         }
-        case 0x0d: r = x * y; break;
-        case 0x0e: r = x - y; break;
-        default:
-            return usse_trap(c, USSE_ERR_ILLEGAL, "test alu 0x%02x", alu);
-        }
-        out->v = r;
-        out->raw = fraw(r, f16);
-        return true;
+        break;
     }
+    case 0x0d: r = x * y; break;
+    case 0x0e: r = x - y; break;
+    default:
+        return usse_trap(c, USSE_ERR_ILLEGAL, "test alu 0x%02x", alu);
+    }
+    out->v = r;
+    out->raw = fraw(r, f16);
+    return true;
+}
 
+/* TEST's integer and bitwise operations (alu 0x10..0x3f) on @a, @b. */
+static bool test_int(UsseCtx *c, uint32_t a, uint32_t b, TestVal *out)
+{
+    const UsseInsn *insn = c->insn;
+    unsigned alu = insn->f[UF_ALU];
     int64_t x, y, r;
     unsigned bits;
     bool sgn;
@@ -194,6 +182,35 @@ static bool test_alu(UsseCtx *c, unsigned it, unsigned ch, TestVal *out)
     out->v = (double)r;
     out->raw = bits == 32 ? (uint32_t)r : (uint32_t)r & ((1u << bits) - 1);
     return true;
+}
+
+static bool test_alu(UsseCtx *c, unsigned it, unsigned ch, TestVal *out)
+{
+    const UsseInsn *insn = c->insn;
+    unsigned alu = insn->f[UF_ALU];
+    /* prec set = F32 (hardware: every vtstmsk case sets it and tests
+       F32 words); UNVERIFIED: clear = F16 */
+    bool f16 = !insn->f[UF_PREC];
+    UsseRef r1 = usse_ref(c, USSE_SRC1, it), r2 = usse_ref(c, USSE_SRC2, it);
+    uint32_t a, b;
+
+    /*
+     * The scalar operations (RCP, RSQ, LOG, EXP) work on src1's channel
+     * x and every channel tests that one result (hardware:
+     * vtstmsk_log_mask2 writes channel x's outcome to i0.x and i0.y).
+     */
+    if (alu >= 0x04 && alu <= 0x07) {
+        ch = 0;
+    }
+    /* vscomp: src2's channel x against every channel (Vita3K) */
+    if (!test_src(c, &r1, alu, ch, f16, &a) ||
+        !test_src(c, &r2, alu, insn->f[UF_VSCOMP] ? 0 : ch, f16, &b)) {
+        return false;
+    }
+    if (alu >> 4 == 0) {
+        return test_float(c, &r2, ch, f16, a, b, out);
+    }
+    return test_int(c, a, b, out);
 }
 
 /* zero_test 1 = zero, 2 = non-zero; sign_test 1 = negative, 2 =
