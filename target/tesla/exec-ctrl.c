@@ -297,3 +297,74 @@ TeslaCtrlResult tesla_exec_ctrl(TeslaWarp *w, const TeslaInsn *insn,
         return TCR_TRAP;
     }
 }
+
+/* Threads in m exited: mark them in the run's thread states. */
+static void record_exit(TeslaWarp *w, uint32_t m)
+{
+    TeslaRun *run = w->run;
+
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        if (m & (1u << l)) {
+            unsigned t = w->first_thread + l;
+
+            if (t < run->threads) {
+                run->tstate[t] |= TTS_EXITED;
+            }
+        }
+    }
+}
+
+TeslaCtrlResult tesla_exec_post(TeslaWarp *w, const TeslaInsn *insn)
+{
+    if (insn->post == TPOST_EXIT) {
+        /* The exit part applies even where the predicate was false. */
+        record_exit(w, w->mask & ~w->exited);
+        w->exited |= w->mask;
+        w->mask = 0;
+        return TCR_JUMPED;
+    }
+    if (insn->post == TPOST_JOIN) {
+        TeslaStackEntry *e;
+
+        if (w->quadon) {
+            tesla_warp_trap(w, TESLA_ERR_QUADON_ACTIVE, "join under quadon");
+            return TCR_TRAP;
+        }
+        if (!w->nstack) {
+            tesla_warp_trap(w, TESLA_ERR_STACK_UNDERFLOW,
+                            "join with an empty stack");
+            return TCR_TRAP;
+        }
+        e = &w->stack[w->nstack - 1];
+        if (e->type == TSTK_BRANCH) {
+            /* Another path of this level has yet to arrive: run it.  The
+               joinat entry remembers who is waiting at the join. */
+            for (unsigned k = w->nstack - 1; k-- > 0;) {
+                TeslaStackEntry *j = &w->stack[k];
+
+                if (j->type == TSTK_JOINAT) {
+                    j->arrived |= w->mask;
+                    j->after = insn->addr + insn->len;
+                    break;
+                }
+                if (j->type != TSTK_BRANCH) {
+                    break;
+                }
+            }
+            w->nstack--;
+            w->mask = running(w, e->mask);
+            w->pc = e->pc;
+            return TCR_JUMPED;
+        }
+        if (e->type == TSTK_JOINAT) {
+            w->nstack--;
+            w->mask = running(w, e->mask);
+            return TCR_NEXT;    /* continue after the join instruction */
+        }
+        /* UNVERIFIED: the hardware may pop anything here. */
+        tesla_warp_trap(w, TESLA_ERR_STACK_MISMATCH,
+                        "join reached a stack entry of type %u", e->type);
+        return TCR_TRAP;
+    }
+    return TCR_NEXT;
+}

@@ -1,8 +1,8 @@
 /*
- * Tesla warp interpreter: the fast loop.  A template, included by warp.c
- * once per host ISA it is built for (the portable build, and AVX2 + FMA
- * on x86-64).  Only warp.c includes it, after its fast-path helpers, and
- * defines for each build:
+ * Tesla warp interpreter: the fast loop.  A template, included by
+ * warp-fast.c once per host ISA it is built for (the portable build, and
+ * AVX2 + FMA on x86-64).  Only warp-fast.c includes it, after its
+ * fast-path helpers, and defines for each build:
  *
  *   FAST_FN(name)  the build's name of a function or type of this file
  *   FAST_VL        lanes per vector: 4 (16 bytes) or 8 (32 bytes)
@@ -586,7 +586,7 @@ static uint64_t FAST_FN(fast_run)(TeslaWarp *w, uint64_t n, uint64_t limit,
     const TeslaFastInsn *fcache = run->fcache;
     const size_t ncode = run->env.code_words;
 #if FAST_HW_FTZ
-    /* f32 inputs and results flushed by the host FPU (see fast_init) */
+    /* f32 inputs and results flushed by the host FPU (see tesla_fast_init) */
     const bool hwftz = fast_hw_ftz_ok;
     const uint32_t csr = hwftz ? mxcsr_get() : 0;
 
@@ -635,12 +635,11 @@ static uint64_t FAST_FN(fast_run)(TeslaWarp *w, uint64_t n, uint64_t limit,
             __m256i fl, tab;
 
             memcpy(&fl, w->c[f->pred_c & 3], sizeof(fl));
-            tab = _mm256_broadcastsi128_si256(
-                      _mm_loadu_si128((const __m128i *)pred_bytes[f->pred &
-                                                                 31]));
+            tab = _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                      (const __m128i *)tesla_pred_bytes[f->pred & 31]));
             m &= (uint32_t)_mm256_movemask_epi8(_mm256_shuffle_epi8(tab, fl));
 #else
-            m &= pred_mask_inline(w, f->pred, f->pred_c);
+            m &= warp_pred_mask(w, f->pred, f->pred_c);
 #endif
         }
         /* the modifiers (memory stores below may alias f: read them

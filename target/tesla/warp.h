@@ -1,5 +1,5 @@
 /*
- * Tesla warp interpreter: internal state shared by warp.c, exec-*.c and
+ * Tesla warp interpreter: internal state shared by warp*.c, exec-*.c and
  * run.c.  Not for embedders (they use exec.h).
  *
  * Per-lane state is stored lane-contiguous (r[reg][lane]) so that every
@@ -96,9 +96,28 @@ struct TeslaWarp {
 
 /*
  * The fast path: common instructions in a compact pre-resolved form, made
- * once per code address next to the decoded TeslaInsn (warp.c).  Register
- * operands are row indices already clamped to the GPR count.
+ * once per code address next to the decoded TeslaInsn (warp-classify.c),
+ * run by the fast loop (warp-fast.c, warp-fast.h).  Register operands are
+ * row indices already clamped to the GPR count.
  */
+enum {
+    TFK_NONE = 0,
+    TFK_MOV,
+    TFK_ADD, TFK_SUB, TFK_SUBR,
+    TFK_ADD_CC, TFK_SUB_CC,
+    TFK_AND, TFK_OR, TFK_XOR, TFK_MOV2,
+    TFK_SHL, TFK_SHR, TFK_SAR,
+    TFK_MUL24, TFK_MAD24,
+    TFK_FADD, TFK_FMUL, TFK_FMAD,
+    TFK_NOP, TFK_BRA, TFK_JOINAT,
+    TFK_LD_G, TFK_ST_G,     /* b32 g[$r + off], flat g[] */
+    TFK_LD_SL, TFK_ST_SL,   /* b32 s[] / l[] at $a + off (no post-incr.) */
+    TFK_LD_C,               /* b32 c[off], flat c[] */
+    TFK_INTERP,             /* interp v[off] (the launch's input words) */
+    TFK_INTERP_MUL,         /* interp v[off] $b: times a register */
+    TFK_RCP,                /* the SFU's rcp of a register */
+};
+
 typedef struct TeslaFastInsn {
     uint8_t kind;           /* TFK_*; TFK_NONE: the general path */
     uint8_t len;
@@ -250,7 +269,7 @@ static inline uint8_t flags_zs16(uint32_t v)
     return ((v & 0xffff) == 0 ? TFL_Z : 0) | ((v >> 15) & 1 ? TFL_S : 0);
 }
 
-/* --- shared helpers (warp.c) -------------------------------------------- */
+/* --- shared helpers (warp.c, warp-operand.c, warp-pred.c) -------------- */
 
 /* Stop the warp with an error (fills run->result).  Returns false. */
 bool tesla_warp_trap(TeslaWarp *w, TeslaError e, const char *fmt, ...)
@@ -276,6 +295,8 @@ bool tesla_finish_f32(TeslaWarp *w, const TeslaInsn *insn, uint32_t *res,
                       uint32_t m, bool sat_ok);
 /* Per-lane evaluation of a predicate function on $c[c]. */
 uint32_t tesla_pred_mask(const TeslaWarp *w, unsigned pred, unsigned c);
+/* Fill the predicates' table (warp-pred.h tesla_pred_bytes). */
+void tesla_pred_init(void);
 
 /* --- memory (exec-mem.c) ------------------------------------------------ */
 
@@ -323,7 +344,20 @@ void tesla_run_barrier_arrive(TeslaRun *run, TeslaWarp *w,
 bool tesla_run_barrier_passed(TeslaRun *run, TeslaWarp *w);
 TeslaWarpStop tesla_warp_run(TeslaWarp *w, uint64_t slice);
 void tesla_warp_init_tables(void);
+
+/* --- the fast path (warp-classify.c, warp-fast.c) ----------------------- */
+
 /* Make run->fcache[idx] from run->icache[idx]. */
 void tesla_fast_classify(TeslaRun *run, size_t idx);
+/*
+ * Run fast-path instructions from w->pc while there are any, counting
+ * from @n up to @limit; returns the new count.  Sets *trap when an exit or
+ * join trapped (run->result filled).
+ */
+typedef uint64_t TeslaFastRunFn(TeslaWarp *w, uint64_t n, uint64_t limit,
+                                bool *trap);
+/* The host's build of the fast loop, chosen by tesla_fast_init. */
+extern TeslaFastRunFn *tesla_fast_run;
+void tesla_fast_init(void);
 
 #endif
