@@ -22,8 +22,9 @@
  *   fp.c       NV50PipePrim -> coverage (hw/core/raster.h) -> FP quads on
  *              the MPs (interpolation from the primitive's vertices) ->
  *              ROP
- *   rop.c      render targets and zeta: depth/stencil, blending, masks,
- *              logic ops, formats; CLEAR_BUFFERS
+ *   rop.c      render targets and zeta: depth/stencil (rop-zs.c),
+ *              blending, masks, logic ops (rop-color.c), formats
+ *              (rop-format.c); CLEAR_BUFFERS (rop-clear.c)
  *   msaa.c     multisample modes (sample counts, positions, layout) and
  *              the coverage they add (alpha-to-coverage), for rop.c
  *   texture.c  TIC/TSC entries and sampling, for tex instructions

@@ -1,0 +1,237 @@
+/*
+ * The ROP's memory: a draw's surfaces are read and written through a
+ * cache of 4 KiB chunks (aligned in the VA or DMA space, so one page
+ * each), loaded on first touch with one nv50_gr_rw/nv50_gr_vm_rw per
+ * chunk and written back (the dirty bytes) at nv50_rop_end, or when the
+ * cache holds ROP_MAX_CHUNKS.  A fault traps (PROP, VM client PROP,
+ * subclient RT0-7 or ZETA) and ends the ROP's memory work for that draw.
+ * Element reads and writes, and rows filled from a pattern (clears).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "gemu/osdep.h"
+#include "gemu/log.h"
+#include "rop-int.h"
+
+static bool chunk_io(NV50Rop *r, RopChunk *k, uint32_t off, uint32_t len,
+                     bool is_write)
+{
+    bool ok;
+
+    if (!len || r->dead) {
+        return !r->dead;
+    }
+    if (k->use_dma) {
+        ok = nv50_gr_rw(r->c, &k->dma, k->addr + off, k->data + off, len,
+                        is_write, NV50_VM_CLIENT_PROP, k->sub,
+                        NV50_GR_TRAP_PROP);
+    } else {
+        ok = nv50_gr_vm_rw(r->c, k->addr + off, k->data + off, len,
+                           is_write, NV50_VM_CLIENT_PROP, k->sub,
+                           NV50_GR_TRAP_PROP);
+    }
+    if (!ok) {
+        r->dead = true;
+    }
+    return ok;
+}
+
+void nv50_rop_cache_flush(NV50Rop *r)
+{
+    GHashTableIter it;
+    gpointer key, val;
+
+    g_hash_table_iter_init(&it, r->chunks);
+    while (g_hash_table_iter_next(&it, &key, &val)) {
+        RopChunk *k = val;
+
+        if (k->dhi > k->dlo) {
+            chunk_io(r, k, k->dlo, k->dhi - k->dlo, true);
+        }
+    }
+    g_hash_table_remove_all(r->chunks);
+    r->nchunks = 0;
+    for (unsigned i = 0; i <= ZETA; i++) {
+        r->surf[i].mru = NULL;
+    }
+}
+
+/*
+ * The chunk holding bytes [@addr, @addr + @len) of surface @s (within
+ * one chunk), loaded; NULL after a fault.
+ */
+static RopChunk *chunk_get(NV50Rop *r, RopSurf *s, uint64_t addr,
+                           uint32_t len)
+{
+    uint64_t base = addr & ~(uint64_t)(ROP_CHUNK - 1);
+    uint32_t off = addr - base, lo, hi;
+    RopChunk *k = s->mru;
+    uint64_t key;
+
+    if (k && k->addr == base && off >= k->lo && off + len <= k->hi) {
+        return k;
+    }
+    if (r->dead) {
+        return NULL;
+    }
+    key = base >> ROP_CHUNK_BITS |
+          (uint64_t)(s->use_dma ? s->dma_ofs + 1 : 0) << 30;
+    k = g_hash_table_lookup(r->chunks, &key);
+    if (!k) {
+        if (r->nchunks >= ROP_MAX_CHUNKS) {
+            nv50_rop_cache_flush(r);
+            if (r->dead) {
+                return NULL;
+            }
+        }
+        k = g_new(RopChunk, 1);
+        k->key = key;
+        k->addr = base;
+        k->use_dma = s->use_dma;
+        k->dma = s->dma;
+        k->sub = s->sub;
+        k->lo = k->hi = off;
+        k->dlo = ROP_CHUNK;
+        k->dhi = 0;
+        g_hash_table_insert(r->chunks, &k->key, k);
+        r->nchunks++;
+    }
+    /* load the part of the chunk the surface spans (at least the bytes) */
+    lo = s->start > base ? (uint32_t)MIN(s->start - base, ROP_CHUNK) : 0;
+    hi = s->end < base + ROP_CHUNK
+         ? (uint32_t)(s->end > base ? s->end - base : 0) : ROP_CHUNK;
+    lo = MIN(lo, off);
+    hi = MAX(MAX(hi, off + len), lo);
+    if (k->hi == k->lo) {
+        if (!chunk_io(r, k, lo, hi - lo, false)) {
+            return NULL;
+        }
+        k->lo = lo;
+        k->hi = hi;
+    } else {
+        if (lo < k->lo && !chunk_io(r, k, lo, k->lo - lo, false)) {
+            return NULL;
+        }
+        if (hi > k->hi && !chunk_io(r, k, k->hi, hi - k->hi, false)) {
+            return NULL;
+        }
+        k->lo = MIN(k->lo, lo);
+        k->hi = MAX(k->hi, hi);
+    }
+    s->mru = k;
+    return k;
+}
+
+static inline void chunk_dirty(RopChunk *k, uint32_t off, uint32_t len)
+{
+    k->dlo = MIN(k->dlo, off);
+    k->dhi = MAX(k->dhi, off + len);
+}
+
+static inline uint64_t elem_addr(const RopSurf *s, uint32_t x, uint32_t y)
+{
+    return s->addr + nv50_surface_offset(&s->sf, x * s->bpp, y, s->z);
+}
+
+/* Read (or write) the element at sample coordinates (x, y) of @s. */
+bool nv50_rop_elem_rw(NV50Rop *r, RopSurf *s, uint32_t x, uint32_t y,
+                      uint8_t *buf, bool is_write)
+{
+    uint64_t addr = elem_addr(s, x, y);
+    unsigned done = 0;
+
+    while (done < s->bpp) {
+        uint32_t off = (addr + done) & (ROP_CHUNK - 1);
+        uint32_t n = MIN(s->bpp - done, ROP_CHUNK - off);
+        RopChunk *k = chunk_get(r, s, addr + done, n);
+
+        if (!k) {
+            memset(buf, 0, s->bpp);
+            return false;
+        }
+        if (is_write) {
+            memcpy(k->data + off, buf + done, n);
+            chunk_dirty(k, off, n);
+        } else {
+            memcpy(buf + done, k->data + off, n);
+        }
+        done += n;
+    }
+    return true;
+}
+
+/*
+ * Elements [@x0, @x1) of row @y of @s to @val where @msk has bits (all
+ * of @val if @msk is NULL): span by span, chunk by chunk.
+ */
+#define FILL_PATTERN    64      /* bytes: a multiple of every bpp but 3 */
+
+/*
+ * @n bytes at @p of elements @pat repeats (FILL_PATTERN bytes of them),
+ * from byte @ph of an element of @bpp bytes; returns the byte after.
+ */
+static unsigned fill_pattern(uint8_t *p, uint32_t n, const uint8_t *pat,
+                             unsigned ph, unsigned bpp)
+{
+    uint32_t done = MIN(n, FILL_PATTERN - ph);
+
+    memcpy(p, pat + ph, done);
+    while (done < n) {
+        uint32_t k = MIN(n - done, (uint32_t)FILL_PATTERN);
+
+        memcpy(p + done, pat, k);
+        done += k;
+    }
+    return (ph + n) % bpp;
+}
+
+void nv50_rop_fill_row(NV50Rop *r, RopSurf *s, uint32_t x0, uint32_t x1,
+                       uint32_t y, const uint8_t *val, const uint8_t *msk)
+{
+    uint64_t xb = (uint64_t)x0 * s->bpp, end = (uint64_t)x1 * s->bpp;
+    unsigned bpp = s->bpp;
+    uint8_t patbuf[FILL_PATTERN];
+    const uint8_t *pat = NULL;
+
+    if (bpp && FILL_PATTERN % bpp == 0) {
+        for (unsigned i = 0; i < FILL_PATTERN; i++) {
+            patbuf[i] = val[i % bpp];
+        }
+        pat = patbuf;
+    }
+
+    while (xb < end && !r->dead) {
+        uint64_t addr = s->addr + nv50_surface_offset(&s->sf, xb, y, s->z);
+        uint64_t run = MIN((uint64_t)nv50_surface_run(&s->sf, xb, y, s->z),
+                           end - xb);
+        unsigned ph = 0;
+
+        xb += run;
+        while (run) {
+            uint32_t off = addr & (ROP_CHUNK - 1);
+            uint32_t n = MIN(run, (uint64_t)(ROP_CHUNK - off));
+            RopChunk *k = chunk_get(r, s, addr, n);
+            uint8_t *p;
+
+            if (!k) {
+                return;
+            }
+            p = k->data + off;
+            if (!msk && pat) {
+                ph = fill_pattern(p, n, pat, ph, bpp);
+            } else {
+                for (uint32_t i = 0; i < n; i++) {
+                    p[i] = msk ? (p[i] & ~msk[ph]) | (val[ph] & msk[ph])
+                               : val[ph];
+                    if (++ph == bpp) {
+                        ph = 0;
+                    }
+                }
+            }
+            chunk_dirty(k, off, n);
+            addr += n;
+            run -= n;
+        }
+    }
+}
+
