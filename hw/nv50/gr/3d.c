@@ -29,7 +29,7 @@
  *   evaluates them (query records in DMA_QUERY) for draws and clears.
  * - COUNTER_RESET zeroes a counter.
  * - STRMOUT_PARAMS_LATCH: stream output's positions restart (strmout.c).
- * - CLEAR_BUFFERS: nv50_rop_clear() (gr/rop.c) once COND_MODE passes.
+ * - CLEAR_BUFFERS: nv50_rop_clear() (gr/rop-clear.c) once COND_MODE passes.
  * - Draws (VERTEX_BEGIN/END, VB_ELEMENT_*, VERTEX_BUFFER_*, VERTEX_DATA,
  *   immediate VTX_ATTR_* inside BEGIN/END) are the pipeline's (pipe.h):
  *   3d-draw.c takes them.  DRAW_TFB_BYTES and CLIPID_FILL: accepted
@@ -505,7 +505,7 @@ static void draw(NV50GrCall *c, NV50Gr3dState *st, uint32_t mthd)
                           st_get(st, NV50_3D_COND_MODE));
             return;
         }
-        nv50_rop_clear(c, st, st_get(st, mthd));        /* gr/rop.c */
+        nv50_rop_clear(c, st, st_get(st, mthd));    /* gr/rop-clear.c */
         return;
     }
     /* UNVERIFIED: stream output and clip IDs are not modelled */
