@@ -622,10 +622,18 @@ static bool console_fifos(G84Checks *c, char **err)
     return true;
 }
 
-static void serial_arg(GPtrArray *args, const char *id, int fd)
+/* The next serial port on chardev ID, FMT its kind and options. */
+static void G_GNUC_PRINTF(3, 4) serial_arg(GPtrArray *args, const char *id,
+                                           const char *fmt, ...)
 {
+    g_autofree char *backend = NULL;
+    va_list ap;
+
+    va_start(ap, fmt);
+    backend = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
     g_ptr_array_add(args, g_strdup("-chardev"));
-    g_ptr_array_add(args, g_strdup_printf("socket,id=%s,fd=%d", id, fd));
+    g_ptr_array_add(args, g_strdup_printf("%s,id=%s", backend, id));
     g_ptr_array_add(args, g_strdup("-serial"));
     g_ptr_array_add(args, g_strdup_printf("chardev:%s", id));
 }
@@ -641,11 +649,7 @@ bool g84_checks_serial(G84Checks *c, GPtrArray *args, bool mon_stdio,
         }
         c->con_stdin = !mon_stdio;
         c->con_seen = true;
-        g_ptr_array_add(args, g_strdup("-chardev"));
-        g_ptr_array_add(args, g_strdup_printf("pipe,id=gemu-serial,"
-                                              "path=%s/con", c->con_dir));
-        g_ptr_array_add(args, g_strdup("-serial"));
-        g_ptr_array_add(args, g_strdup("chardev:gemu-serial"));
+        serial_arg(args, "gemu-serial", "pipe,path=%s/con", c->con_dir);
     } else if (mon_stdio) {
         /*
          * stdin is the monitor's: the guest console only prints, QEMU
@@ -658,11 +662,7 @@ bool g84_checks_serial(G84Checks *c, GPtrArray *args, bool mon_stdio,
         if (fl >= 0 && !(fl & O_APPEND)) {
             fcntl(STDOUT_FILENO, F_SETFL, fl | O_APPEND);
         }
-        g_ptr_array_add(args, g_strdup("-chardev"));
-        g_ptr_array_add(args, g_strdup("file,id=gemu-serial,"
-                                       "path=/dev/stdout,append=on"));
-        g_ptr_array_add(args, g_strdup("-serial"));
-        g_ptr_array_add(args, g_strdup("chardev:gemu-serial"));
+        serial_arg(args, "gemu-serial", "file,path=/dev/stdout,append=on");
     } else {
         g_ptr_array_add(args, g_strdup("-serial"));
         g_ptr_array_add(args, g_strdup("stdio"));
@@ -672,23 +672,19 @@ bool g84_checks_serial(G84Checks *c, GPtrArray *args, bool mon_stdio,
     if (c->ctl_fd < 0) {
         return false;
     }
-    serial_arg(args, "gemu-ctl", c->ctl_qemu);
+    serial_arg(args, "gemu-ctl", "socket,fd=%d", c->ctl_qemu);
     return true;
 }
 
 void g84_checks_qemu_fds(G84Checks *c, bool child)
 {
-    int *fds[] = { &c->ctl_qemu };
-
-    for (size_t i = 0; i < ARRAY_SIZE(fds); i++) {
-        if (*fds[i] < 0) {
-            continue;
-        }
-        if (child) {
-            fcntl(*fds[i], F_SETFD, 0);     /* QEMU inherits it */
-        } else {
-            close(*fds[i]);
-            *fds[i] = -1;
-        }
+    if (c->ctl_qemu < 0) {
+        return;
+    }
+    if (child) {
+        fcntl(c->ctl_qemu, F_SETFD, 0);     /* QEMU inherits it */
+    } else {
+        close(c->ctl_qemu);
+        c->ctl_qemu = -1;
     }
 }

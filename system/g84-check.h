@@ -83,7 +83,8 @@ void g84_checks_free(G84Checks *c);
  */
 bool g84_checks_serial(G84Checks *c, GPtrArray *args, bool mon_stdio,
                        bool console, char **err);
-/* QEMU's ends of the lines: kept open across exec (CHILD), or closed. */
+/* QEMU's end of the control line: kept open across exec (CHILD), or
+   closed (the console's FIFOs QEMU opens by name). */
 void g84_checks_qemu_fds(G84Checks *c, bool child);
 /* Its file descriptors to poll; how many were put in PFD (at most 3). */
 int g84_checks_pollfds(G84Checks *c, struct pollfd *pfd);

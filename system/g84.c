@@ -133,8 +133,9 @@ static void g84_pin(G84Machine *m)
  * Between messages: the card's timers (vblank, PTIMER alarms), the
  * display (window events, new frames) and the monitor.
  */
-static bool serve(G84Machine *m, MPQemuServer *srv, GemuClock *clk)
+static bool serve(G84Machine *m, MPQemuServer *srv)
 {
+    GemuClock *clk = &m->clk;
     int64_t next_ui = 0;
 
     for (;;) {
@@ -535,7 +536,7 @@ int g84_machine_run(const MachineOptions *opts)
 
     srv = mpqemu_server_new(fd, PCI_DEVICE(m.card), ram_changed, m.card);
     g84_rec_attach(m.rec, srv);
-    ok = serve(&m, srv, &m.clk);
+    ok = serve(&m, srv);
     if (!g84_rec_finish(m.rec, &err)) {
         gemu_error("g84: -record: %s", err->message);
         ok = false;
