@@ -98,8 +98,10 @@ same_frames() {
 
 # pair A B CMD [gemu options]: two recorded -clock virtual boots running
 # CMD must make the same accesses and write the same frames, and end on
-# the same frame (-screendump) when $shot is yes (no "local" in sh: pa,
-# pb, pcmd are its own)
+# the same frame (-screendump) when $shot is yes; A's recording, replayed
+# by gemu-replay (its summary in $tmp/A-replay.out), must reach the
+# recorded final state with the same frames (no "local" in sh: pa, pb,
+# pcmd, pout are its own)
 pair() {
     pa=$1
     pb=$2
@@ -109,13 +111,30 @@ pair() {
     boot "$pb" "$pcmd" -record "$tmp/$pb.rec" "$@"
     same_frames "$tmp/$pa.frames" "$tmp/$pb.frames" \
         "$pa and $pb, two -clock virtual runs"
-    r1=$(replayed "$tmp/$pa.rec")
-    r2=$(replayed "$tmp/$pb.rec")
+    pout="$tmp/$pa-replay.out"
+    if test "$shot" = yes; then
+        set -- -screendump "$tmp/$pa-replay.png"
+    else
+        set --
+    fi
+    "$build/gemu-replay" -frames "$tmp/$pa-replay.frames" "$@" \
+        "$tmp/$pa.rec" >"$pout" 2>&1
+    rc=$?
+    "$build/gemu-replay" "$tmp/$pb.rec" >"$tmp/$pb-replay.out" 2>&1
+    r1=$(accesses "$pout")
+    r2=$(accesses "$tmp/$pb-replay.out")
     if test -n "$r1" && test "$r1" = "$r2"; then
         ok "$pa and $pb made the same accesses ($r1)"
     else
         ko "$pa and $pb differ: [$r1] and [$r2]"
     fi
+    if test $rc -eq 0 && grep -q 'final state matches' "$pout"; then
+        ok "gemu-replay: $(cat "$pout")"
+    else
+        ko "gemu-replay of $pa exit $rc: $(cat "$pout")"
+    fi
+    same_frames "$tmp/$pa.frames" "$tmp/$pa-replay.frames" \
+        "$pa's replay and its recorded run"
     if test "$shot" = no; then
         return
     fi
@@ -124,38 +143,30 @@ pair() {
     else
         ko "$pa and $pb end on different frames"
     fi
+    if cmp -s "$tmp/$pa.png" "$tmp/$pa-replay.png"; then
+        ok "$pa's replay ends on its recorded run's last frame"
+    else
+        ko "$pa's replay's -screendump differs from the recorded run's"
+    fi
 }
 
-# "N accesses, card time T s" of a recording, as gemu-replay reads it
-replayed() {
-    "$build/gemu-replay" "$1" 2>&1 |
-        sed -n 's/.*: \([0-9]* accesses, card time [0-9.]* s\).*/\1/p'
+# "N accesses, card time T s" from gemu-replay's summary in file $1
+accesses() {
+    sed -n 's/.*: \([0-9]* accesses, card time [0-9.]* s\).*/\1/p' "$1"
 }
 
+# the first pair's replay (pair above) was faster than the run; damaged
+# and truncated copies of its recording
 replay_checks() {
     rec="$tmp/first.rec"
     out="$tmp/replay.out"
-    "$build/gemu-replay" -frames "$tmp/replay.frames" \
-        -screendump "$tmp/replay.png" "$rec" >"$out" 2>&1
-    rc=$?
-    if test $rc -eq 0 && grep -q 'final state matches' "$out"; then
-        ok "gemu-replay: $(cat "$out")"
-    else
-        ko "gemu-replay exit $rc: $(cat "$out")"
-    fi
-    same_frames "$tmp/first.frames" "$tmp/replay.frames" \
-        "the replay's frames and the recorded run's"
-    if cmp -s "$tmp/first.png" "$tmp/replay.png"; then
-        ok "the replay's last frame is the recorded run's"
-    else
-        ko "the replay's -screendump differs from the recorded run's"
-    fi
     # faster than the run: the summary says "(recorded run A s: Nx)"
-    speed=$(sed -n 's/.*s: \([0-9.]*\)x).*/\1/p' "$out")
+    speed=$(sed -n 's/.*s: \([0-9.]*\)x).*/\1/p' "$tmp/first-replay.out")
     if test -n "$speed" && test "${speed%%.*}" -ge 2; then
         ok "the replay ran ${speed}x faster than the recorded run"
     else
-        ko "the replay is not faster than the recorded run: $(cat "$out")"
+        ko "the replay is not faster than the recorded run:" \
+            "$(cat "$tmp/first-replay.out")"
     fi
 
     # a damaged byte in the middle: refused, with the offset
@@ -194,18 +205,10 @@ else
     # (no -screendump at exit: kmscube ends with no mode set)
     shot=no
     pair mesa1 mesa2 "$mesa_run" -guest-mesa
-    "$build/gemu-replay" -frames "$tmp/mesa-replay.frames" \
-        "$tmp/mesa1.rec" >"$tmp/mesa-replay.out" 2>&1
-    if grep -q 'final state matches' "$tmp/mesa-replay.out"; then
-        ok "kmscube's recording replays: $(cat "$tmp/mesa-replay.out")"
-    else
-        ko "kmscube's recording: $(cat "$tmp/mesa-replay.out")"
-    fi
-    same_frames "$tmp/mesa1.frames" "$tmp/mesa-replay.frames" \
-        "kmscube's replay and its recorded run"
     if test -n "${GEMU_GUEST_LOG:-}"; then
         cp "$tmp/first.rec" "$GEMU_GUEST_LOG-first.rec"
-        cp -r "$tmp/replay.frames" "$GEMU_GUEST_LOG-replay.frames" 2>/dev/null
+        cp -r "$tmp/first-replay.frames" "$GEMU_GUEST_LOG-replay.frames" \
+            2>/dev/null
     fi
 fi
 echo "replay: $pass passed, $fail failed"
