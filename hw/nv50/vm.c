@@ -225,32 +225,32 @@ static void bar_access(NV50State *s, int bar, uint32_t reg, hwaddr off,
     NV50Fault f;
     BarMap m;
     uint64_t va;
-    bool ok;
 
+    /*
+     * A read that fails reads 0, but for system memory the card may not
+     * reach (bus mastering off): the master abort's all-ones, as for the
+     * card's own DMA (UNVERIFIED: what the G84 returns to the CPU then).
+     */
+    if (!is_write) {
+        memset(b, 0, size);
+    }
     bar_map(s, reg, &m);
     va = m.start + off;
     if (m.direct) {
-        ok = nv50_phys_rw(s, NV50_TARGET_VRAM, off, b, size, is_write);
+        nv50_phys_rw(s, NV50_TARGET_VRAM, off, b, size, is_write);
     } else if (va + size - 1 > m.limit) {
         gemu_log_mask(LOG_GUEST_ERROR, "nv50: BAR%d offset 0x%" PRIx64
                       " beyond its DMA object limit 0x%" PRIx64 "\n",
                       bar, off, m.limit);
-        ok = false;
     } else if (m.target != 0) {
         /* VRAM (1) or system memory (2, 3), linear */
-        ok = nv50_phys_rw(s, m.target == 1 ? NV50_TARGET_VRAM : m.target,
-                          va, b, size, is_write);
-    } else {
-        ok = nv50_vm_rw(s, m.pd, va, b, size, is_write, &f);
-        if (!ok) {
-            g_mutex_lock(&s->eng_lock);
-            nv50_vm_report_fault(s, NV50_VM_ENGINE_BAR, 0, bar == 3,
-                                 m.pd - G84_PD_OFFSET, &f);
-            g_mutex_unlock(&s->eng_lock);
-        }
-    }
-    if (!ok && !is_write) {
-        memset(b, 0, size);
+        nv50_phys_rw(s, m.target == 1 ? NV50_TARGET_VRAM : m.target,
+                     va, b, size, is_write);
+    } else if (!nv50_vm_rw(s, m.pd, va, b, size, is_write, &f)) {
+        g_mutex_lock(&s->eng_lock);
+        nv50_vm_report_fault(s, NV50_VM_ENGINE_BAR, 0, bar == 3,
+                             m.pd - G84_PD_OFFSET, &f);
+        g_mutex_unlock(&s->eng_lock);
     }
 }
 

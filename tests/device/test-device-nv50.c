@@ -329,6 +329,22 @@ START_TEST(bar1_vram_and_system_memory)
     ck_assert_uint_eq(ldn_le_p(rig.sysmem + 0x40, 4), 0xfeedface);
     pci_mmio_write(rig.pci, BAR1_GPA + 0x10008, 0x600d, 2);
     ck_assert_uint_eq(inst_rd32(0x00800008), 0x600d);
+    /*
+     * bus mastering off: the card may not reach guest RAM, so a read
+     * through BAR1 is a master abort (all-ones) and a write is dropped
+     */
+    pci_config_write(rig.pci, PCI_COMMAND, PCI_COMMAND_MEMORY, 2);
+    ck_assert_uint_eq(pci_mmio_read(rig.pci, BAR1_GPA + 0x40, 4),
+                      0xffffffffu);
+    pci_mmio_write(rig.pci, BAR1_GPA + 0x40, 0x12345678, 4);
+    ck_assert_uint_eq(ldn_le_p(rig.sysmem + 0x40, 4), 0xfeedface);
+    ck_assert(pci_config_read(rig.pci, PCI_STATUS, 2) &
+              PCI_STATUS_REC_MASTER_ABORT);
+    /* VRAM behind BAR1 is the card's own: still there */
+    ck_assert_uint_eq(pci_mmio_read(rig.pci, BAR1_GPA + 0x10008, 2), 0x600d);
+    pci_config_write(rig.pci, PCI_COMMAND,
+                     PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER, 2);
+    ck_assert_uint_eq(pci_mmio_read(rig.pci, BAR1_GPA + 0x40, 4), 0xfeedface);
     /* BAR3 still works beside it */
     pci_mmio_write(rig.pci, BAR3_GPA + 0x4, 0x77, 4);
     ck_assert_uint_eq(inst_rd32(0x00400004), 0x77);
