@@ -19,13 +19,10 @@
 #include "gemu/osdep.h"
 #include "target/tesla/fpu-impl.h"
 
-/* One slice: function value A (0.26 fixed point), slope B, curvature C. */
-typedef struct SfuSlice {
-    int32_t a, b, c;
-} SfuSlice;
+typedef TeslaSfuSlice SfuSlice;
 
 /* 1/x on [1, 2): 128 slices */
-static const SfuSlice sfu_rcp[128] = {
+const SfuSlice tesla_sfu_rcp_tab[128] = {
     { 0x3fffffe, -65534, 1013 },
     { 0x3f80fe0, -64522, 989 },
     { 0x3f03f04, -63533, 966 },
@@ -492,33 +489,7 @@ static const SfuSlice sfu_lg2[64] = {
     { 0x3f469c1, 23823, -186 },
 };
 
-/* @v where bit @i of @r is set, else 0 (branch-free: bits are data) */
-static inline uint32_t sfu_bit_sel(uint32_t r, unsigned i, uint32_t v)
-{
-    return v & -((r >> i) & 1);
-}
-
-/*
- * The SFU's truncated square of the 17-bit interpolation offset @r: for
- * each bit i of r, r >> (18 - i), summed and halved.  That is the sum of
- * the partial products b_i b_j 2^(i + j - 18) with i + j >= 18 (i, j over
- * r's bits), taken here in three bit groups: g0 = bits 0-5, g1 = 6-11,
- * g2 = 12-16.  g0 x g0 and g0 x g1 never reach 18; g1 x g2 and g2 x g2
- * always do (plain products); g0 x g2 (twice: both orders) and g1 x g1
- * partly, one shifted group per bit of the other.  The same sums as a
- * loop over the 17 bits (checked for every r), at half the work.
- */
-static inline uint32_t sfu_square(uint32_t r)
-{
-    uint32_t g0 = r & 0x3f, g1 = (r >> 6) & 0x3f, g2 = (r >> 12) & 0x1f;
-    uint32_t t02 = sfu_bit_sel(r, 13, g0 >> 5) + sfu_bit_sel(r, 14, g0 >> 4) +
-                   sfu_bit_sel(r, 15, g0 >> 3) + sfu_bit_sel(r, 16, g0 >> 2);
-    uint32_t t11 = sfu_bit_sel(r, 7, g1 >> 5) + sfu_bit_sel(r, 8, g1 >> 4) +
-                   sfu_bit_sel(r, 9, g1 >> 3) + sfu_bit_sel(r, 10, g1 >> 2) +
-                   sfu_bit_sel(r, 11, g1 >> 1);
-
-    return (2 * t02 + t11 + 2 * g1 * g2 + 64 * g2 * g2) >> 1;
-}
+TESLA_SFU_SQUARE_FN(sfu_square, uint32_t)
 
 static int64_t sfu_poly(const SfuSlice *t, unsigned shift_a, uint32_t r,
                         uint32_t r2, unsigned shift_c)
@@ -564,7 +535,7 @@ uint32_t tesla_sfu_rcp(uint32_t x)
     if (f32_is_zero(x)) {
         return ((uint32_t)s << 31) | 0x7f800000u;
     }
-    t = &sfu_rcp[f >> 16];
+    t = &tesla_sfu_rcp_tab[f >> 16];
     r = f & 0xffff;
     f = (uint32_t)((sfu_poly(t, 13, r, sfu_square(r << 1), 0) + 0x47e7) >> 15);
     return sfu_make(s, 253 - e, f, TRND_RN);

@@ -363,6 +363,45 @@ uint32_t tesla_f32_rint(uint32_t x, unsigned rnd);
  */
 uint32_t tesla_sfu_rcp(uint32_t x);
 uint32_t tesla_sfu_rsqrt(uint32_t x);
+/*
+ * One slice of an SFU table: function value A (0.26 fixed point), slope
+ * B, curvature C.  rcp's (128 slices on [1, 2)) serves the fast loop's
+ * form of tesla_sfu_rcp over a warp's lanes (warp-fast.h), which keeps
+ * the scalar one as its reference (test-tesla-fast.c compares them).
+ */
+typedef struct TeslaSfuSlice {
+    int32_t a, b, c;
+} TeslaSfuSlice;
+extern const TeslaSfuSlice tesla_sfu_rcp_tab[128];
+/*
+ * Define `static inline T name(T r)`: the SFU's truncated square of its
+ * 17-bit interpolation offset r, for T uint32_t (fpu-sfu.c) or a GCC
+ * vector of them (the fast loop).  For each bit i of r, r >> (18 - i),
+ * summed and halved: the sum of the partial products b_i b_j 2^(i + j -
+ * 18) with i + j >= 18, taken in three bit groups: g0 = bits 0-5, g1 =
+ * 6-11, g2 = 12-16.  g0 x g0 and g0 x g1 never reach 18; g1 x g2 and g2 x
+ * g2 always do (plain products); g0 x g2 (twice: both orders) and g1 x g1
+ * partly, one shifted group per bit of the other (a bit as a mask:
+ * branch-free).  The same sums as a loop over the 17 bits (checked for
+ * every r).
+ */
+#define TESLA_SFU_BIT_SEL(r, i, v)  ((v) & -(((r) >> (i)) & 1))
+#define TESLA_SFU_SQUARE_FN(name, T) \
+    static inline T name(T r) \
+    { \
+        T g0 = r & 0x3f, g1 = (r >> 6) & 0x3f, g2 = (r >> 12) & 0x1f; \
+        T t02 = TESLA_SFU_BIT_SEL(r, 13, g0 >> 5) + \
+                TESLA_SFU_BIT_SEL(r, 14, g0 >> 4) + \
+                TESLA_SFU_BIT_SEL(r, 15, g0 >> 3) + \
+                TESLA_SFU_BIT_SEL(r, 16, g0 >> 2); \
+        T t11 = TESLA_SFU_BIT_SEL(r, 7, g1 >> 5) + \
+                TESLA_SFU_BIT_SEL(r, 8, g1 >> 4) + \
+                TESLA_SFU_BIT_SEL(r, 9, g1 >> 3) + \
+                TESLA_SFU_BIT_SEL(r, 10, g1 >> 2) + \
+                TESLA_SFU_BIT_SEL(r, 11, g1 >> 1); \
+        \
+        return (2 * t02 + t11 + 2 * g1 * g2 + 64 * g2 * g2) >> 1; \
+    }
 uint32_t tesla_sfu_lg2(uint32_t x);
 uint32_t tesla_sfu_sin(uint32_t x);
 uint32_t tesla_sfu_cos(uint32_t x);

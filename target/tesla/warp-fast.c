@@ -256,3 +256,21 @@ void tesla_fast_init(void)
 #endif
     g_once_init_leave(&done, 1);
 }
+
+bool tesla_fast_rcp_lanes(bool avx2, const uint32_t *x, uint32_t *res)
+{
+    static const TeslaFastInsn f = { .kind = TFK_RCP, .am = 0xffffffffu };
+
+    if (!avx2) {
+        rcp_base(x, &f, res);
+        return true;
+    }
+#if TESLA_FAST_AVX2
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        rcp_avx2(x, &f, res);
+        return true;
+    }
+#endif
+    return false;
+}

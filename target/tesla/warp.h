@@ -359,5 +359,11 @@ typedef uint64_t TeslaFastRunFn(TeslaWarp *w, uint64_t n, uint64_t limit,
 /* The host's build of the fast loop, chosen by tesla_fast_init. */
 extern TeslaFastRunFn *tesla_fast_run;
 void tesla_fast_init(void);
+/*
+ * The fast loop's rcp of a warp's 32 lanes @x, in the portable build or
+ * (@avx2) the AVX2 one; false if this host or compiler has no such build.
+ * For tests against tesla_sfu_rcp.
+ */
+bool tesla_fast_rcp_lanes(bool avx2, const uint32_t *x, uint32_t *res);
 
 #endif

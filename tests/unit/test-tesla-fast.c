@@ -4,7 +4,9 @@
  * g[] s[] l[] (whole warps at consecutive words, permuted lanes, partial
  * warps, faults), and f32 add/mul/mad on inputs around the flush range,
  * where the fast loop relies on the host's denormal handling; a
- * fragment program's interp (alone and times a register) and rcp; a
+ * fragment program's interp (alone and times a register) and rcp; the
+ * fast loop's rcp over a warp's lanes against the scalar SFU model (every
+ * significand of two exponents, every exponent, the special inputs); a
  * decode cache kept across runs.
  *
  * SPDX-License-Identifier: MIT
@@ -14,6 +16,7 @@
 #include "target/tesla.h"
 #include "target/tesla/exec.h"
 #include "target/tesla/fpu.h"
+#include "target/tesla/warp.h"
 
 typedef struct FastRun {
     GArray *words;
@@ -352,6 +355,81 @@ START_TEST(fast_fp_interp_rcp)
 }
 END_TEST
 
+/* Lanes of @x whose fast rcp (build @avx2) differs from tesla_sfu_rcp. */
+static unsigned rcp_warp_diff(bool avx2, const uint32_t *x, char *why,
+                              size_t len)
+{
+    uint32_t res[TESLA_WARP_SIZE];
+    unsigned bad = 0;
+
+    ck_assert(tesla_fast_rcp_lanes(avx2, x, res));
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        uint32_t want = tesla_sfu_rcp(x[l]);
+
+        if (res[l] != want) {
+            if (!bad++) {
+                snprintf(why, len, "rcp(%08x) = %08x, not %08x", x[l],
+                         res[l], want);
+            }
+        }
+    }
+    return bad;
+}
+
+/*
+ * The fast loop's rcp (a warp's lanes at once, the special cases by the
+ * scalar model) against tesla_sfu_rcp: all 2^23 significands of
+ * exponents 127 and 252 (the last with a normal result) with both signs,
+ * random ones of every exponent, and the special inputs (zeros,
+ * denormals, Inf, NaN, exponents 253-254) mixed into warps of normal
+ * numbers.  Loop 0: the portable build, 1: the AVX2 one (if the host
+ * has it).
+ */
+START_TEST(fast_rcp_lanes)
+{
+    static const uint32_t special[] = {
+        0, 0x80000000u, 1, 0x807fffffu, 0x7f800000u, 0xff800000u,
+        0x7fc00000u, 0xffffffffu, 0x7f800001u, 0x7e800000u, 0x7effffffu,
+        0xfe800001u, 0x7f7fffffu, 0x00800000u, 0x80ffffffu, 0x3f800000u,
+    };
+    const bool avx2 = _i;
+    uint32_t x[TESLA_WARP_SIZE], probe[TESLA_WARP_SIZE] = { 0 };
+    uint64_t seed = 0x2545f4914f6cdd1dull;
+    unsigned bad = 0;
+    char why[96] = "";
+
+    if (!tesla_fast_rcp_lanes(avx2, probe, x)) {
+        return;         /* no AVX2 build on this host */
+    }
+    for (uint32_t m = 0; m < (1u << 23); m += TESLA_WARP_SIZE) {
+        for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+            x[l] = (l & 1) << 31 | 127u << 23 | (m + l);
+        }
+        bad += rcp_warp_diff(avx2, x, why, sizeof(why));
+        for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+            x[l] = (~l & 1) << 31 | 252u << 23 | (m + l);
+        }
+        bad += rcp_warp_diff(avx2, x, why, sizeof(why));
+    }
+    for (unsigned e = 0; e < 256; e++) {
+        for (unsigned i = 0; i < 64; i++) {
+            for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                x[l] = (uint32_t)(seed >> 40) << 31 | e << 23 |
+                       ((uint32_t)seed & 0x7fffffu);
+                if (i & 1 && (seed >> 32) % 5 == 0) {
+                    x[l] = special[(seed >> 36) % G_N_ELEMENTS(special)];
+                }
+            }
+            bad += rcp_warp_diff(avx2, x, why, sizeof(why));
+        }
+    }
+    ck_assert_msg(!bad, "%u lanes differ, first %s", bad, why);
+}
+END_TEST
+
 /*
  * A decode cache kept across runs (TeslaEnv.decoded): a second run of
  * the same code decodes nothing; new words at the same place, after
@@ -415,6 +493,7 @@ Suite *tesla_fast_suite(void)
     tcase_add_loop_test(tc, fast_mem_s_l, 0, 3);
     tcase_add_test(tc, fast_f32_flush);
     tcase_add_loop_test(tc, fast_fp_interp_rcp, 0, 4);
+    tcase_add_loop_test(tc, fast_rcp_lanes, 0, 2);
     tcase_add_test(tc, fast_code_cache);
     suite_add_tcase(s, tc);
     return s;
