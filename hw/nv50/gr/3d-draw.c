@@ -39,6 +39,12 @@
  *   (strmout.c, STRMOUT_ENABLE) and clipping.  RASTERIZE_ENABLE 0:
  *   vertices and primitives are counted and streamed out, nothing is
  *   drawn.
+ * - Layers and viewports (clip.c: NV50PipePrim.layer, .viewport): the
+ *   back end (the ROP and FP pair of pipe.h) is begun for LAYER.IDX and
+ *   viewport 0 and begun afresh, after the last pair's end, whenever a
+ *   primitive comes with another layer or viewport, so that the writes
+ *   stay in API order.  A GP that alternates layers a primitive pays a
+ *   back end's begin and end each.
  * - Counters (NV50Gr3dState.counter[]): VFETCH_VERTICES (vertices of
  *   the stream), VFETCH_PRIMITIVES (assembled), GENERATED_PRIMITIVES
  *   and RAST_PRIMITIVES_PRECLIP (after the GP, to stream output and
@@ -234,17 +240,43 @@ typedef struct DrawRun {
     bool draw;                  /* RASTERIZE_ENABLE */
     NV50Rop *rop;               /* the draw's render targets and zeta */
     NV50FpDraw *fp;             /* the draw's FP (code, c[]) */
+    uint32_t layer;             /* rop's and fp's layer and viewport */
+    unsigned viewport;
     NV50Gp *gp;                 /* GP_ENABLE: the draw's GP */
     NV50Strmout *so;            /* STRMOUT_ENABLE: stream output */
     uint64_t assembled, generated, emitted;
 } DrawRun;
+
+/*
+ * The back end for primitives of @layer and @viewport (NV50PipePrim's):
+ * the ROP's surfaces at that layer, that viewport's scissor.  A change
+ * ends the back end of the last ones (their writes done, in order).
+ */
+static bool back_end_at(DrawRun *r, uint32_t layer, unsigned viewport)
+{
+    if (r->rop && r->layer == layer && r->viewport == viewport) {
+        return true;
+    }
+    nv50_fp_end(r->fp);
+    nv50_rop_end(r->rop);
+    r->fp = NULL;
+    r->layer = layer;
+    r->viewport = viewport;
+    r->rop = nv50_rop_begin_at(r->c, r->st, layer, viewport);
+    if (r->rop) {
+        r->fp = nv50_fp_begin(r->c, r->st, r->rop);
+    }
+    return r->rop != NULL;
+}
 
 /* The back end: coverage, FP, ROP (fp.c). */
 static void emit_draw(void *opaque, const NV50PipePrim *p)
 {
     DrawRun *r = opaque;
 
-    nv50_fp_prim(r->fp, p);
+    if (back_end_at(r, p->layer, p->viewport)) {
+        nv50_fp_prim(r->fp, p);
+    }
 }
 
 /* A primitive after the VP, or out of the GP: stream output, clipping. */
@@ -571,11 +603,9 @@ static void draw_run(NV50GrCall *c, NV50Gr3dState *st, NV50Draw *d)
     r.so = nv50_strmout_begin(c, st);
     r.draw = nv50_st(st, NV50_3D_RASTERIZE_ENABLE) & 1;
     if (r.draw && !d->emit) {
-        r.rop = nv50_rop_begin(c, st);
-        r.draw = r.rop != NULL;     /* unusable targets: error raised */
-        if (r.rop) {
-            r.fp = nv50_fp_begin(c, st, r.rop);
-        }
+        /* first as LAYER.IDX and viewport 0 have it */
+        r.draw = back_end_at(&r, nv50_st(st, NV50_3D_LAYER) &
+                                 NV50_3D_LAYER_IDX, 0);
     }
     seg = g_new(uint32_t, refs->len);
     for (unsigned k = 0; k <= refs->len; k++) {

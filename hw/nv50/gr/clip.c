@@ -26,12 +26,23 @@
  *   (Sutherland-Hodgman) and the polygon fanned from its first vertex.
  *   New vertices interpolate position and every result word (as floats)
  *   linearly in clip space; the provoking vertex stays the original.
- * - VIEWPORT_TRANSFORM_EN: x / w * SCALE + TRANSLATE (viewport 0), the
- *   same for y and z; without it the position is taken as window
- *   coordinates (Mesa's blits), unclipped and undivided (UNVERIFIED).
- *   z is clamped to [DEPTH_RANGE_NEAR, DEPTH_RANGE_FAR] (UNVERIFIED:
- *   that the clamp applies without the DEPTH_CLAMP bits; it only
- *   matters for those).
+ * - VIEWPORT_TRANSFORM_EN: x / w * SCALE + TRANSLATE of the primitive's
+ *   viewport, the same for y and z; without it the position is taken as
+ *   window coordinates (Mesa's blits), unclipped and undivided
+ *   (UNVERIFIED).  z is clamped to [DEPTH_RANGE_NEAR, DEPTH_RANGE_FAR]
+ *   of that viewport (UNVERIFIED: that the clamp applies without the
+ *   DEPTH_CLAMP bits; it only matters for those).
+ * - The viewport: 0, or with GP_VIEWPORT_ID_ENABLE the provoking
+ *   vertex's result word SEMANTIC_VIEWPORT.VIEWPORT_ID (an integer; what
+ *   Mesa's GP writes for gl_ViewportIndex), 0 when it is 16 or more
+ *   (UNVERIFIED, as D3D10 has it; GL leaves it undefined).  The layer:
+ *   LAYER.IDX, or with LAYER USE_GP the provoking vertex's word
+ *   SEMANTIC_LAYER.LAYER_ID (gl_Layer; UNVERIFIED: that a VP's outputs
+ *   would be read the same without a GP).  Both go with every piece of
+ *   the primitive (NV50PipePrim.layer, .viewport): the back end draws
+ *   it into that layer (rop.c) inside that viewport's SCISSOR_*.
+ *   UNVERIFIED: which vertex gives them (GL: undefined; Mesa reports
+ *   GL_UNDEFINED_VERTEX), the provoking one here.
  * - Facing: the winding of the window-space triangle as seen with y
  *   down (window row 0 at the top), gallium's front_ccw convention:
  *   CCW is a negative signed area x0*y1 - x1*y0 + ... in raw window
@@ -78,6 +89,8 @@
 
 typedef struct ClipState {
     const NV50Gr3dState *st;
+    unsigned viewport;
+    uint32_t layer;
     bool transform;
     float scale[3], translate[3];
     float zmin, zmax;
@@ -106,21 +119,52 @@ static void add_plane(ClipState *cs, float a, float b, float c, float d)
     p[3] = d;
 }
 
-static void clip_setup(ClipState *cs, const NV50Gr3dState *st)
+/* Result word @w of @v as an integer (0 if it has none). */
+static uint32_t result_word(const NV50PipeVertex *v, unsigned w)
+{
+    return v && w < v->out_words && w < NV50_PIPE_OUT_WORDS ? v->out[w] : 0;
+}
+
+/* The viewport and layer of a primitive whose provoking vertex is @pv. */
+static void clip_select(ClipState *cs, const NV50Gr3dState *st,
+                        const NV50PipeVertex *pv)
+{
+    uint32_t layer = nv50_st(st, NV50_3D_LAYER);
+    uint32_t vp = 0;
+
+    if (nv50_st(st, NV50_3D_GP_VIEWPORT_ID_ENABLE) & 1) {
+        vp = result_word(pv, nv50_st(st, NV50_3D_SEMANTIC_VIEWPORT) & 0xff);
+    }
+    cs->viewport = vp < NV50_3D_VIEWPORTS ? vp : 0;
+    cs->layer = layer & NV50_3D_LAYER_IDX;
+    if (layer & NV50_3D_LAYER_USE_GP) {
+        cs->layer = result_word(pv, nv50_st(st, NV50_3D_SEMANTIC_LAYER) &
+                                    0xff);
+    }
+}
+
+static void clip_setup(ClipState *cs, const NV50Gr3dState *st,
+                       const NV50PipeVertex *pv)
 {
     uint32_t vvcc = nv50_st(st, NV50_3D_VIEW_VOLUME_CLIP_CTRL);
     uint32_t en = nv50_st(st, NV50_3D_CLIP_DISTANCE_ENABLE);
     uint32_t mode = nv50_st(st, NV50_3D_CLIP_DISTANCE_MODE);
     uint32_t sem = nv50_st(st, NV50_3D_SEMANTIC_CLIP);
-    float n = nv50_stf(st, NV50_3D_DEPTH_RANGE_NEAR);
-    float f = nv50_stf(st, NV50_3D_DEPTH_RANGE_FAR);
+    uint32_t vpo, dro;
+    float n, f;
 
     memset(cs, 0, sizeof(*cs));
     cs->st = st;
+    clip_select(cs, st, pv);
+    vpo = cs->viewport * NV50_3D_VIEWPORT_STRIDE;
+    dro = cs->viewport * NV50_3D_DEPTH_RANGE_STRIDE;
+    n = nv50_stf(st, NV50_3D_DEPTH_RANGE_NEAR + dro);
+    f = nv50_stf(st, NV50_3D_DEPTH_RANGE_FAR + dro);
     cs->transform = nv50_st(st, NV50_3D_VIEWPORT_TRANSFORM_EN) & 1;
     for (unsigned i = 0; i < 3; i++) {
-        cs->scale[i] = nv50_stf(st, NV50_3D_VIEWPORT_SCALE_X + 4 * i);
-        cs->translate[i] = nv50_stf(st, NV50_3D_VIEWPORT_TRANSLATE_X + 4 * i);
+        cs->scale[i] = nv50_stf(st, NV50_3D_VIEWPORT_SCALE_X + vpo + 4 * i);
+        cs->translate[i] = nv50_stf(st, NV50_3D_VIEWPORT_TRANSLATE_X + vpo +
+                                        4 * i);
     }
     cs->zmin = MIN(n, f);
     cs->zmax = MAX(n, f);
@@ -293,6 +337,8 @@ static void emit_prim(ClipState *cs, NV50PrimKind kind,
                   kind == NV50_PRIM_LINES ? 2 : 3,
         .provoking = cs->provoking,
         .front = front,
+        .layer = cs->layer,
+        .viewport = cs->viewport,
     };
 
     for (unsigned i = 0; i < p.nverts; i++) {
@@ -399,7 +445,7 @@ unsigned nv50_clip_prim(const NV50Gr3dState *st, NV50PrimKind kind,
     if (ucd_culled(st, v, n)) {
         return 0;
     }
-    clip_setup(&cs, st);
+    clip_setup(&cs, st, provoking);
     cs.emit = emit;
     cs.opaque = opaque;
     cs.provoking = provoking;

@@ -28,8 +28,11 @@
 #define NV50_3D_DMA_STRMOUT             0x01a8
 #define NV50_3D_VIEWPORT_SCALE_X        0x0a00      /* viewport 0 */
 #define NV50_3D_VIEWPORT_TRANSLATE_X    0x0a0c
-#define NV50_3D_DEPTH_RANGE_NEAR        0x0c08
+#define NV50_3D_VIEWPORT_STRIDE         32          /* viewport i: + 32 i */
+#define NV50_3D_DEPTH_RANGE_NEAR        0x0c08      /* viewport 0 */
 #define NV50_3D_DEPTH_RANGE_FAR         0x0c0c
+#define NV50_3D_DEPTH_RANGE_STRIDE      16          /* viewport i: + 16 i */
+#define NV50_3D_VIEWPORTS               16
 #define NV50_3D_DEPTH_CLIP_NEGATIVE_Z   0x0d7c
 #define NV50_3D_STRMOUT_PARAMS_LATCH    0x0da4
 #define NV50_3D_STRMOUT_PRIMITIVE_LIMIT 0x0da8
@@ -51,6 +54,9 @@
 #define NV50_3D_STRMOUT_MAP__LEN        32
 #define NV50_3D_CLIP_DISTANCE_ENABLE    0x1510
 #define NV50_3D_POINT_SIZE              0x1518
+#define NV50_3D_LAYER                   0x15cc
+#define NV50_3D_LAYER_IDX               0x0000ffffu
+#define NV50_3D_LAYER_USE_GP            0x00010000u
 #define NV50_3D_VB_ELEMENT_U16_SETUP    0x15ec
 #define NV50_3D_PRIM_RESTART_ENABLE     0x1644
 #define NV50_3D_PRIM_RESTART_INDEX      0x1648
@@ -77,8 +83,11 @@
 #define NV50_3D_GP_RESULT_MAP__LEN      33
 #define NV50_3D_RASTERIZE_ENABLE        0x17b4
 #define NV50_3D_STRMOUT_ENABLE          0x17b8
+#define NV50_3D_SEMANTIC_VIEWPORT       0x0fd4
+#define NV50_3D_GP_VIEWPORT_ID_ENABLE   0x1900
 #define NV50_3D_SEMANTIC_COLOR          0x1904
 #define NV50_3D_SEMANTIC_CLIP           0x1908
+#define NV50_3D_SEMANTIC_LAYER          0x190c
 #define NV50_3D_SEMANTIC_PTSZ           0x1910
 #define NV50_3D_CULL_FACE_ENABLE        0x1918
 #define NV50_3D_FRONT_FACE              0x191c

@@ -74,6 +74,14 @@ typedef struct NV50PipePrim {
     const NV50PipeVertex *provoking;    /* for flat shading */
     bool front;                 /* front-facing (lines, points: true) */
     float width;                /* lines: width; points: size (pixels) */
+    /*
+     * The render target layer: the provoking vertex's SEMANTIC_LAYER
+     * word with LAYER USE_GP, else LAYER.IDX; the viewport (transform,
+     * depth range, scissor): its SEMANTIC_VIEWPORT word with
+     * GP_VIEWPORT_ID_ENABLE, else 0 (clip.c).
+     */
+    uint32_t layer;
+    unsigned viewport;
 } NV50PipePrim;
 
 /* --- ROP (rop.c) --- */
@@ -87,6 +95,15 @@ typedef struct NV50Rop NV50Rop;
 
 /* Resolve the state; NULL (with the error raised) if it is unusable. */
 NV50Rop *nv50_rop_begin(NV50GrCall *c, NV50Gr3dState *st);
+/*
+ * nv50_rop_begin for primitives of NV50PipePrim.layer @layer and
+ * .viewport @viewport: the surfaces at that layer (with LAYER USE_GP, a
+ * layer past a surface's RT_ARRAY_MODE or ZETA_ARRAY_MODE LAYERS is
+ * layer 0 of it), the scissor SCISSOR_*[@viewport].  nv50_rop_begin is
+ * this with LAYER.IDX and viewport 0.
+ */
+NV50Rop *nv50_rop_begin_at(NV50GrCall *c, NV50Gr3dState *st, uint32_t layer,
+                           unsigned viewport);
 void nv50_rop_end(NV50Rop *r);  /* writes back what it buffered, frees */
 
 /*

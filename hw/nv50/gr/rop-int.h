@@ -34,6 +34,7 @@
 #define M_SCISSOR_ENABLE0       0x0e00
 #define M_SCISSOR_HORIZ0        0x0e04
 #define M_SCISSOR_VERT0         0x0e08
+#define M_SCISSOR_STRIDE        16      /* viewport i's: + 16 i */
 #define M_STENCIL_BACK_FUNC_REF 0x0f54
 #define M_STENCIL_BACK_MASK     0x0f58
 #define M_STENCIL_BACK_FUNC_MASK 0x0f5c
@@ -181,6 +182,8 @@ struct NV50Rop {
     uint8_t rt_map[NV50_PIPE_RTS];      /* colour output i -> RT */
     const RopZetaFormat *zfmt;
     unsigned layer;
+    bool layer_gp;              /* the GP's (LAYER USE_GP): range-checked */
+    unsigned viewport;          /* its SCISSOR_* bound a draw */
 
     /* multisampling: sample s at (sx, sy) of a (1 << ms_x) x (1 << ms_y) */
     NV50Msaa ms;

@@ -185,6 +185,17 @@ static void surf_place(RopSurf *s, uint64_t base, uint64_t layer_stride,
     s->end = s->addr + size;
 }
 
+/*
+ * The layer of a surface of @layers layers: a GP's layer past them is
+ * layer 0 (UNVERIFIED: D3D10's rule for an out-of-range render target
+ * array index; GL leaves it undefined, and a non-layered surface, which
+ * Mesa sends as LAYERS 1 or 0, must ignore the GP's layer).
+ */
+static unsigned surf_layer(const NV50Rop *r, unsigned layers)
+{
+    return r->layer_gp && r->layer >= MAX(layers, 1u) ? 0 : r->layer;
+}
+
 bool nv50_rop_setup_rt(NV50Rop *r, unsigned i)
 {
     NV50Gr3dState *st = r->st;
@@ -240,7 +251,8 @@ bool nv50_rop_setup_rt(NV50Rop *r, unsigned i)
     s->sf.width_bytes = s->width * f->bpp;
     s->sf.height = s->height;
     surf_place(s, base, (uint64_t)get(st, M_RT_LAYER_STRIDE(i)) << 2,
-               amode & 0x10000, amode & 0xffff, r->layer);
+               amode & 0x10000, amode & 0xffff,
+               surf_layer(r, amode & 0xffff));
     s->on = s->width && s->height;
     r->rt[i].fmt = f;
     return true;
@@ -280,7 +292,7 @@ bool nv50_rop_setup_zeta(NV50Rop *r)
     s->sf.height = s->height;
     /* UNVERIFIED: zeta layers are always LAYER_STRIDE apart */
     surf_place(s, base, (uint64_t)get(st, M_ZETA_LAYER_STRIDE) << 2,
-               false, 1, r->layer);
+               false, 1, surf_layer(r, get(st, M_ZETA_ARRAY_MODE) & 0xffff));
     s->on = s->width && s->height;
     return true;
 }
@@ -334,6 +346,7 @@ void nv50_rop_setup_bounds(NV50Rop *r, bool clear)
 {
     NV50Gr3dState *st = r->st;
     int x0 = 0, y0 = 0, x1 = ROP_MAX_DIM, y1 = ROP_MAX_DIM;
+    uint32_t sc = r->viewport * M_SCISSOR_STRIDE;
 
     screen_scissor(st, &x0, &y0, &x1, &y1);
     if (clear && (get(st, M_CLEAR_FLAGS) & CLEAR_FLAGS_RECT_VIEWPORT)) {
@@ -348,8 +361,9 @@ void nv50_rop_setup_bounds(NV50Rop *r, bool clear)
             intersect(&x0, &y0, &x1, &y1, INT_MIN, v & 0xffff, INT_MAX,
                       (v & 0xffff) + (v >> 16));
         }
-    } else if (get(st, M_SCISSOR_ENABLE0)) {
-        uint32_t h = get(st, M_SCISSOR_HORIZ0), v = get(st, M_SCISSOR_VERT0);
+    } else if (get(st, M_SCISSOR_ENABLE0 + sc)) {
+        uint32_t h = get(st, M_SCISSOR_HORIZ0 + sc);
+        uint32_t v = get(st, M_SCISSOR_VERT0 + sc);
 
         intersect(&x0, &y0, &x1, &y1, h & 0xffff, v & 0xffff, h >> 16,
                   v >> 16);
@@ -497,9 +511,6 @@ static void setup_state(NV50Rop *r)
             sd->func_mask = get(st, M_STENCIL_FRONT_MASK + 4);
         }
     }
-    if (get(st, M_LAYER) & 0x10000) {
-        unimp("LAYER USE_GP (the GP's layer; LAYER.IDX is used)");
-    }
 }
 
 NV50Rop *nv50_rop_new(NV50GrCall *c, NV50Gr3dState *st, unsigned layer)
@@ -524,8 +535,16 @@ void nv50_rop_free(NV50Rop *r)
 
 NV50Rop *nv50_rop_begin(NV50GrCall *c, NV50Gr3dState *st)
 {
-    NV50Rop *r = nv50_rop_new(c, st, get(st, M_LAYER) & 0xffff);
+    return nv50_rop_begin_at(c, st, get(st, M_LAYER) & 0xffff, 0);
+}
 
+NV50Rop *nv50_rop_begin_at(NV50GrCall *c, NV50Gr3dState *st, uint32_t layer,
+                           unsigned viewport)
+{
+    NV50Rop *r = nv50_rop_new(c, st, layer);
+
+    r->layer_gp = get(st, M_LAYER) & 0x10000;
+    r->viewport = viewport < 16 ? viewport : 0;
     for (unsigned i = 0; i < NV50_PIPE_RTS; i++) {
         if (i < (get(st, M_RT_CONTROL) & 0xf) && !nv50_rop_setup_rt(r, i)) {
             nv50_rop_free(r);
