@@ -2,7 +2,7 @@
  * The in-process G84 the nv50 harnesses fuzz (tests/fuzz/nv50-card.c):
  * a card with 16 MiB of VRAM on a virtual clock with 1 MiB of guest RAM at FUZZ_GART_GPA,
  * its BARs placed and bus mastering on, PFIFO and PGRAPH interrupts
- * enabled as nvkm does, compute launches on FUZZ_INSN_BUDGET.  A fresh
+ * enabled as nvkm does, shader runs on FUZZ_INSN_BUDGET.  A fresh
  * card for every input, so that a crash reproduces from its input alone.
  *
  * SPDX-License-Identifier: MIT
@@ -28,10 +28,10 @@
  */
 #define FUZZ_ENGINE_WAIT_US 100000
 /*
- * The warp-instructions the card's compute launches share
- * (nv50_engine_set_insn_budget): a launch of a random program that
- * never ends traps with TIMEOUT instead of running until the card is
- * freed.
+ * The warp-instructions the card's shader runs share (compute launches
+ * and the 3D stages' VP, GP and FP runs; nv50_engine_set_insn_budget):
+ * a random program that never ends traps with TIMEOUT instead of
+ * running until the card is freed.
  */
 #define FUZZ_INSN_BUDGET    100000u
 

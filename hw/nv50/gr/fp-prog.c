@@ -19,6 +19,17 @@
  *   cache may refetch within a draw).
  * - c[]: 256-byte lines read on first use in the draw, shared by the
  *   executors (published with release/acquire; loaded under cb_lock).
+ * - Instruction budget (nv50_engine_set_insn_budget): the FP's runs of
+ *   a draw share what was left at its first primitive, charged to the
+ *   engine at the draw's end (the VP's and GP's as they run: with a
+ *   GP, a draw may run twice what was left).  A batch is charged at
+ *   retirement, in the batches' order, whatever thread shaded it: it
+ *   runs on what was left as its thread last saw it, and one that ran
+ *   past what was left at its turn is run again on exactly that, on
+ *   the engine thread (no side effects: an FP writes no memory).  So
+ *   the trap and the image do not depend on the threads.  The TIMEOUT
+ *   trap ends the draw's FP: later batches are dropped, unreported; one
+ *   that finds nothing left traps at the entry without a run.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -327,6 +338,7 @@ bool fp_prog_setup(FpDraw *d)
     d->in_words = in_words(d);
     d->env.code = pr->code;
     d->env.code_words = pr->loaded / 4;
+    d->budgeted = nv50_engine_insn_budget(d->c->s, &d->budget_left);
     return true;
 }
 
@@ -344,6 +356,11 @@ void fp_prog_teardown(FpDraw *d)
     d->env = (TeslaEnv) { 0 };
     d->face = false;
     d->loaded = false;
+    if (d->budgeted) {
+        nv50_engine_insn_charge(d->c->s, d->budget_used);
+    }
+    d->budgeted = d->budget_out = false;
+    d->budget_left = d->budget_used = 0;
 }
 
 void nv50_fp_prog_free(NV50FpProg *pr)
@@ -479,9 +496,9 @@ pixels:
     }
 }
 
-void fp_batch_shade(WorkJob *job, unsigned executor)
+/* Batch @b's v[] words and its launch, on @budget insns (0: no bound). */
+static void batch_run(FpBatch *b, unsigned executor, uint64_t budget)
 {
-    FpBatch *b = (FpBatch *)job;
     FpDraw *d = b->d;
     unsigned threads = b->nquads * 4;
     TeslaEnv env = d->env;
@@ -509,8 +526,83 @@ void fp_batch_shade(WorkJob *job, unsigned executor)
         d->prog->cc[executor] = tesla_code_cache_new();
     }
     env.decoded = d->prog->cc[executor];
+    env.insn_budget = budget;
     b->run = tesla_run_new(&env, &tl, &b->err);
     if (b->run) {
         tesla_run_exec(b->run);
     }
+}
+
+void fp_batch_shade(WorkJob *job, unsigned executor)
+{
+    FpBatch *b = (FpBatch *)job;
+    FpDraw *d = b->d;
+
+    b->budget = 0;
+    if (d->budgeted) {
+        /* no later than this batch's turn: fp_batch_budget checks */
+        b->budget = __atomic_load_n(&d->budget_left, __ATOMIC_RELAXED);
+        if (!b->budget) {
+            return;             /* used up: fp_batch_budget's trap */
+        }
+    }
+    batch_run(b, executor, b->budget);
+}
+
+/* The budget was used up before batch @b: its TIMEOUT ends the FP. */
+static void budget_trap(FpDraw *d, const FpBatch *b)
+{
+    nv50_gr_trap(d->c, NV50_GR_TRAP_MP, NV50_MPC_TRAP_MP(b->mp % 2),
+                 "FP on TP %u MP %u: TIMEOUT at 0x%06x (warp 0): the "
+                 "instruction budget is used up", b->mp / 2, b->mp % 2,
+                 d->entry);
+    d->budget_out = true;
+    d->stop_seq = UINT64_MAX;
+}
+
+bool fp_batch_budget(FpDraw *d, FpBatch *b)
+{
+    uint64_t left = d->budget_left, used;
+    const TeslaResult *r;
+
+    if (!d->budgeted) {
+        return true;
+    }
+    if (d->budget_out || !left) {
+        if (!d->budget_out) {
+            budget_trap(d, b);
+        }
+        tesla_run_free(b->run);
+        b->run = NULL;
+        g_free(b->err);
+        b->err = NULL;
+        return false;
+    }
+    if (!b->run) {
+        return true;            /* a malformed launch: fp.c reports it */
+    }
+    r = tesla_run_result(b->run);
+    if (r->status == TESLA_RUN_PAUSED) {
+        return true;
+    }
+    if (b->budget != left && r->insns >= left) {
+        /* ran on more than was left: what the batch does on just that */
+        tesla_run_free(b->run);
+        b->run = NULL;
+        b->budget = left;
+        batch_run(b, 0, left);
+        if (!b->run) {
+            return true;
+        }
+        r = tesla_run_result(b->run);
+    }
+    used = MIN(r->insns, left);
+    d->budget_used += used;
+    __atomic_store_n(&d->budget_left, left - used, __ATOMIC_RELAXED);
+    if (used == left && r->status == TESLA_RUN_TRAP &&
+        r->error == TESLA_ERR_TIMEOUT) {
+        d->budget_out = true;   /* fp.c reports this trap */
+        d->stop_seq = UINT64_MAX;
+    }
+    return true;
 }

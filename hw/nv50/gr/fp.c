@@ -24,7 +24,8 @@
  *   quad run as helpers (TeslaLaunch.invisible).  A trap is reported as
  *   PGRAPH TRAP_MP (MPC TRAP bit of the MP, UNVERIFIED: without the
  *   ERROR_CODE words tpc.c writes for compute) and drops the batch and
- *   the rest of its primitives.
+ *   the rest of its primitives; past the instruction budget the TIMEOUT
+ *   trap ends the draw's FP (fp-prog.c fp_batch_budget).
  * - Host threads: a batch is shaded (its v[] words and its launch) as a
  *   job of a pool of host threads (util/workpool.c; GEMU_FP_THREADS=N,
  *   default one per host core but the engine thread's, at most one per
@@ -40,7 +41,8 @@
  *   but for a texture that is also a render target (undefined in GL):
  *   its texels may then be read before or after the ROP's write-back.
  *   After a trap, the parallel path may have early-Z tested more of the
- *   trapped primitives' quads than the serial one.
+ *   trapped primitives' quads than the serial one (after the budget's
+ *   TIMEOUT, of the primitives after them too).
  * - v[] (what `interp` returns), per FP_INTERPOLANT_CTRL as Mesa's nv50
  *   driver lays it out (nv50_fragprog_assign_slots): first the position
  *   components UMASK selects (x, y: the pixel centre; z: the depth
@@ -356,6 +358,9 @@ static void fp_retire(FpDraw *d, FpBatch *b)
     const TeslaResult *r;
 
     workpool_wait(d->pool, &b->job);
+    if (!fp_batch_budget(d, b)) {
+        return;
+    }
     if (!b->run) {
         nv50_gr_error(d->c, NV50_GR_INTR_DATA_ERROR,
                       NV50_GR_DERR_INVALID_VALUE, "FP launch: %s", b->err);

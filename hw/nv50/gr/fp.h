@@ -76,6 +76,7 @@ typedef struct FpBatch {
     uint32_t *in;
     size_t in_cap;              /* words of in[] */
     /* the job's results */
+    uint64_t budget;            /* the insn budget it ran on (0: none) */
     TeslaRun *run;
     char *err;                  /* tesla_run_new's */
 } FpBatch;
@@ -140,6 +141,11 @@ struct NV50FpDraw {
     unsigned depth, head, inflight;
     unsigned mp_next;
     uint64_t stop_seq;          /* primitives <= this are dropped (+1) */
+    /* the instruction budget (fp_batch_budget) */
+    bool budgeted;
+    bool budget_out;            /* its TIMEOUT reported: the rest dropped */
+    uint64_t budget_left;       /* written by the engine thread alone */
+    uint64_t budget_used;       /* charged to the engine at the end */
 };
 
 /* --- fp-prog.c --- */
@@ -150,5 +156,11 @@ bool fp_prog_setup(FpDraw *d);
 void fp_prog_teardown(FpDraw *d);
 /* The job of a batch: v[] words, the launch on an MP (WorkJob.fn). */
 void fp_batch_shade(WorkJob *job, unsigned executor);
+/*
+ * The engine thread, batch @b shaded, in the batches' order: charge the
+ * instruction budget; false if @b is dropped (its run freed) because
+ * the budget's TIMEOUT has ended the draw's FP.
+ */
+bool fp_batch_budget(FpDraw *d, FpBatch *b);
 
 #endif

@@ -18,6 +18,11 @@
  *   tell).  A trap ends the draw: PGRAPH TRAP_MP with the MP's bit in
  *   the MPC TRAP word (UNVERIFIED: the MP's ERROR_CODE words that
  *   tpc.c fills for compute are not written).
+ * - Instruction budget (nv50_engine_set_insn_budget, shared with the
+ *   compute launches): each VP and GP run (nv50_stage_exec) gets what
+ *   is left and is charged what it ran; past it the run traps with
+ *   TIMEOUT as above, and one that finds nothing left traps at its
+ *   entry without running.
  * - Result map: VP_RESULT_MAP_SIZE bytes of VP_RESULT_MAP[], byte k
  *   naming the o[] word of result k; a byte past the program's o[]
  *   words (Mesa: 0x40) reads 0.0, with bit 0 set (0x41) 1.0
@@ -252,13 +257,42 @@ static void trace_vertex(NV50GrCall *c, unsigned v, const uint32_t *in,
     gemu_trace(TRACE_NV50_3D_VERTEX, "%s", s->str);
 }
 
+/* A trap of the MP @env names (PGRAPH TRAP_MP, as compute's). */
+static void stage_trap(NV50GrCall *c, const char *stage, const TeslaEnv *env,
+                       const TeslaResult *res)
+{
+    nv50_gr_trap(c, NV50_GR_TRAP_MP, NV50_MPC_TRAP_MP(env->mp_index),
+                 "%s on TP %u MP %u: %s at 0x%06x (warp %u): %s", stage,
+                 env->tpc_index, env->mp_index, tesla_error_name(res->error),
+                 res->pc, res->warp, res->msg);
+}
+
 TeslaRun *nv50_stage_exec(NV50GrCall *c, const char *stage,
                           const TeslaEnv *env, const TeslaLaunch *tl)
 {
     g_autofree char *err = NULL;
     const TeslaResult *res;
-    TeslaRun *run = tesla_run_new(env, tl, &err);
+    TeslaEnv e = *env;
+    TeslaRun *run;
+    uint64_t left;
+    bool budgeted = nv50_engine_insn_budget(c->s, &left);
 
+    if (budgeted && !left) {
+        /* used up before this run (0 would be no bound): its TIMEOUT */
+        TeslaResult r = {
+            .status = TESLA_RUN_TRAP, .error = TESLA_ERR_TIMEOUT,
+            .pc = tl->entry,
+        };
+
+        g_strlcpy(r.msg, "the instruction budget is used up",
+                  sizeof(r.msg));
+        stage_trap(c, stage, env, &r);
+        return NULL;
+    }
+    if (budgeted) {
+        e.insn_budget = left;
+    }
+    run = tesla_run_new(&e, tl, &err);
     if (!run) {
         nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR, NV50_GR_DERR_INVALID_VALUE,
                       "%s launch: %s", stage, err);
@@ -266,16 +300,15 @@ TeslaRun *nv50_stage_exec(NV50GrCall *c, const char *stage,
     }
     tesla_run_exec(run);
     res = tesla_run_result(run);
+    if (budgeted) {
+        nv50_engine_insn_charge(c->s, res->insns);
+    }
     if (res->status == TESLA_RUN_PAUSED) {
         gemu_log_mask(LOG_GUEST_ERROR, "nv50: 3D draw on channel %d "
                       "abandoned in the %s (reset or teardown)\n",
                       c->ctx->chid, stage);
     } else if (res->status != TESLA_RUN_DONE) {
-        nv50_gr_trap(c, NV50_GR_TRAP_MP, NV50_MPC_TRAP_MP(env->mp_index),
-                     "%s on TP %u MP %u: %s at 0x%06x (warp %u): %s", stage,
-                     env->tpc_index, env->mp_index,
-                     tesla_error_name(res->error), res->pc, res->warp,
-                     res->msg);
+        stage_trap(c, stage, env, res);
     } else {
         return run;
     }

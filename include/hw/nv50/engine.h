@@ -77,16 +77,20 @@ void nv50_engine_set_virtual_clock(NV50State *s, bool on);
 void nv50_engine_set_sync_limit(NV50State *s, int64_t us);
 
 /*
- * Bound the compute launches (gemu-shader --device --max-insns, the fuzz
- * harnesses): the launches from now on share @insns warp-instructions;
- * the one that runs past them traps as the MP's TIMEOUT (ERROR_CODE
- * 0x08; UNVERIFIED: what sets that bit on the hardware).  0: no bound,
- * the default: what a guest sees in a normal run is unchanged.
+ * Bound the shader runs (gemu-shader --device --max-insns, the fuzz
+ * harnesses): compute launches and the 3D stages' runs (VP, GP, FP)
+ * from now on share @insns warp-instructions; the run past them traps
+ * as the MP's TIMEOUT (compute: ERROR_CODE 0x08; UNVERIFIED: what sets
+ * that bit on the hardware; 3D: TRAP_MP, as the stage's other traps,
+ * and the draw stops), one that finds nothing left at its start.  The
+ * FP's runs of a draw are charged at the draw's end (fp-prog.c).  0:
+ * no bound, the default: what a guest sees in a normal run is
+ * unchanged.
  */
 void nv50_engine_set_insn_budget(NV50State *s, uint64_t insns);
-/* For a launch (engine thread): false if unbounded, else what is left. */
+/* For a run (engine thread): false if unbounded, else what is left. */
 bool nv50_engine_insn_budget(NV50State *s, uint64_t *left);
-/* A launch ran @insns warp-instructions of the budget. */
+/* A run ran @insns warp-instructions of the budget. */
 void nv50_engine_insn_charge(NV50State *s, uint64_t insns);
 
 /* -clock virtual, main loop: channels wait on semaphores (re-checked). */

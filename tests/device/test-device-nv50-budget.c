@@ -1,0 +1,150 @@
+/*
+ * The instruction budget (nv50_engine_set_insn_budget) in the 3D front
+ * end (hw/nv50/gr/vp.c nv50_stage_exec, the VP's and GP's runs): a VP
+ * that never ends traps with TIMEOUT on a budget and the draw hands
+ * nothing on; the budget is charged what the VP ran; one used up traps
+ * the next draw's VP at its entry; lifted, the next draw is drawn.  The
+ * FP's share is test-device-nv50-fp-budget.c's.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "nv50-draw-rig.h"
+#include "hw/nv50/engine.h"
+#include "hw/nv50/gr/tpc.h"
+
+#define VA_CODE     (GR_VA_DATA + 0x00000)
+#define VA_VB       (GR_VA_DATA + 0x20000)
+#define MPC_TRAP    0x408314u           /* + tp << 12 */
+#define MPC_TRAP_ENABLE 0x40000000u
+
+#define M_VP_ADDRESS_HIGH   0x0f7c
+#define M_VP_ADDRESS_LOW    0x0f80
+#define FMT_F32x4_FLOAT     (0x01u << 19 | 0x3fu << 25)
+
+/* o[0..3] = a[0..3] */
+static const char vp_pass[] =
+    "ld b32 $r0 a[0x0]\n"
+    "ld b32 $r1 a[0x4]\n"
+    "ld b32 $r2 a[0x8]\n"
+    "ld b32 $r3 a[0xc]\n"
+    "mov b32 o[0x0] $r0\n"
+    "mov b32 o[0x4] $r1\n"
+    "mov b32 o[0x8] $r2\n"
+    "exit mov b32 o[0xc] $r3\n";
+
+static const char vp_forever[] =
+    "forever: bra forever\n";
+
+/* A 3D object, the VP at VA_CODE, float4 positions from VA_VB. */
+static void setup(void)
+{
+    gr_rig_init();
+    gr_bind(DRAW_SUBC, gr_object(0x8297, 0xbeefb001u));
+    memset(&cap, 0, sizeof(cap));
+    m(NV50_3D_DMA_CODE_CB, GR_DMA_VM);
+    nv50_3d_draw_set_emit(state(), capture, &cap);
+    m(M_VP_ADDRESS_HIGH, (uint32_t)(VA_CODE >> 32));
+    m(M_VP_ADDRESS_LOW, (uint32_t)VA_CODE);
+    m(NV50_3D_VP_START_ID, 0);
+    m(NV50_3D_VP_REG_ALLOC_TEMP, 4);
+    m(NV50_3D_VP_REG_ALLOC_RESULT, 4);
+    m(NV50_3D_VP_RESULT_MAP_SIZE, 4);
+    m(NV50_3D_VP_RESULT_MAP(0), 0x03020100);
+    m(NV50_3D_VP_ATTR_EN(0), 0xf);
+    m(NV50_3D_VERTEX_ARRAY_ATTRIB(0), FMT_F32x4_FLOAT);
+    array(0, VA_VB, 16, 0x1000);
+    for (unsigned i = 0; i < 3; i++) {
+        mf(NV50_3D_VIEWPORT_SCALE_X + 4 * i, i == 2 ? 0.5f : 32.0f);
+        mf(NV50_3D_VIEWPORT_TRANSLATE_X + 4 * i, i == 2 ? 0.5f : 32.0f);
+    }
+    mf(NV50_3D_DEPTH_RANGE_NEAR, 0.0f);
+    mf(NV50_3D_DEPTH_RANGE_FAR, 1.0f);
+    m(NV50_3D_VIEWPORT_TRANSFORM_EN, 1);
+    m(NV50_3D_VIEW_VOLUME_CLIP_CTRL, 0x1080);
+    m(NV50_3D_RASTERIZE_ENABLE, 1);
+    m(NV50_3D_POINT_SIZE, f2u(1.0f));
+    for (unsigned i = 0; i < 40; i++) {
+        gr_wr32(VA_VB + 16 * i, f2u(((float)i - 20) / 32.0f));
+        gr_wr32(VA_VB + 16 * i + 4, f2u(0.0f));
+        gr_wr32(VA_VB + 16 * i + 8, f2u(0.0f));
+        gr_wr32(VA_VB + 16 * i + 12, f2u(1.0f));
+    }
+}
+
+static void teardown(void)
+{
+    nv50_engine_set_insn_budget(rig.s, 0);
+    gr_rig_teardown();
+}
+
+static uint64_t budget_left(void)
+{
+    uint64_t left;
+
+    ck_assert(nv50_engine_insn_budget(rig.s, &left));
+    return left;
+}
+
+/* A TRAP_MP of TP 0 MP 0 is pending (the VP's first run); cleared. */
+static void expect_mp0_trap(void)
+{
+    ck_assert_uint_eq(rd32(0x400100) & NV50_GR_INTR_TRAP, NV50_GR_INTR_TRAP);
+    ck_assert_uint_eq(rd32(0x400108), NV50_GR_TRAP_MP);
+    ck_assert_uint_eq(rd32(MPC_TRAP) & ~MPC_TRAP_ENABLE,
+                      0x80000000u | NV50_MPC_TRAP_MP(0));
+    wr32(MPC_TRAP, 0xc0000000u);
+    wr32(0x400108, NV50_GR_TRAP_MP);
+    wr32(0x400100, NV50_GR_INTR_TRAP);
+    ck_assert_uint_eq(rd32(0x400100), 0);
+}
+
+/*
+ * 40 points: a VP of 8 warp-instructions on 2 warps (MPs 0, 1) charges
+ * 8 for each MP's run; a VP that never ends traps once it
+ * has run what is left, and nothing is drawn.
+ */
+START_TEST(vp_budget_timeout)
+{
+    load_prog(VA_CODE, TESLA_PROG_VP, vp_pass);
+    nv50_engine_set_insn_budget(rig.s, 1000);
+    draw_arrays(NV50_GL_POINTS, 0, 40);
+    ck_assert_uint_eq(rd32(0x400100), 0);
+    ck_assert_uint_eq(cap.n, 40);
+    ck_assert_uint_eq(budget_left(), 1000 - 8 * 2);
+
+    load_prog(VA_CODE, TESLA_PROG_VP, vp_forever);
+    cap.n = 0;
+    draw_arrays(NV50_GL_POINTS, 0, 40);
+    expect_mp0_trap();
+    ck_assert_uint_eq(cap.n, 0);
+    ck_assert_uint_eq(budget_left(), 0);
+
+    /* used up: the next draw's VP traps at its entry, without running */
+    load_prog(VA_CODE, TESLA_PROG_VP, vp_pass);
+    draw_arrays(NV50_GL_POINTS, 0, 3);
+    expect_mp0_trap();
+    ck_assert_uint_eq(cap.n, 0);
+
+    /* the card goes on: a budget again, or none */
+    nv50_engine_set_insn_budget(rig.s, 100);
+    draw_arrays(NV50_GL_POINTS, 0, 3);
+    ck_assert_uint_eq(rd32(0x400100), 0);
+    ck_assert_uint_eq(cap.n, 3);
+    ck_assert_uint_eq(budget_left(), 100 - 8);
+    nv50_engine_set_insn_budget(rig.s, 0);
+    draw_arrays(NV50_GL_POINTS, 0, 40);
+    ck_assert_uint_eq(rd32(0x400100), 0);
+    ck_assert_uint_eq(cap.n, 43);
+}
+END_TEST
+
+Suite *nv50_budget_suite(void)
+{
+    Suite *s = suite_create("nv50_budget");
+    TCase *tc = tcase_create("front end");
+
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, vp_budget_timeout);
+    suite_add_tcase(s, tc);
+    return s;
+}
