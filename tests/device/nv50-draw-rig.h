@@ -99,6 +99,40 @@ static inline void array(unsigned i, uint64_t va, uint32_t stride,
     m(NV50_3D_VERTEX_ARRAY_LIMIT_HIGH(i) + 4, (uint32_t)(va + bytes - 1));
 }
 
+/*
+ * The VP of the GP suites: o[0..7] = a[0..7] at @va_code, through an
+ * identity result map of 8 words; a[0..3] from array 0 at @va_vb0, a[4..7]
+ * from array 1 at @va_vb1, float4 each, 16 bytes a vertex.
+ */
+static inline void passthrough_vp(uint64_t va_code, uint64_t va_vb0,
+                                  uint64_t va_vb1)
+{
+    load_prog(va_code, TESLA_PROG_VP,
+              "ld b32 $r0 a[0x0]\n" "ld b32 $r1 a[0x4]\n"
+              "ld b32 $r2 a[0x8]\n" "ld b32 $r3 a[0xc]\n"
+              "ld b32 $r4 a[0x10]\n" "ld b32 $r5 a[0x14]\n"
+              "ld b32 $r6 a[0x18]\n" "ld b32 $r7 a[0x1c]\n"
+              "mov b32 o[0x0] $r0\n" "mov b32 o[0x4] $r1\n"
+              "mov b32 o[0x8] $r2\n" "mov b32 o[0xc] $r3\n"
+              "mov b32 o[0x10] $r4\n" "mov b32 o[0x14] $r5\n"
+              "mov b32 o[0x18] $r6\n" "mov b32 o[0x1c] $r7\n"
+              "exit nop\n");
+    m(NV50_3D_VP_ADDRESS_HIGH, (uint32_t)(va_code >> 32));
+    m(NV50_3D_VP_ADDRESS_LOW, (uint32_t)va_code);
+    m(NV50_3D_VP_START_ID, 0);
+    m(NV50_3D_VP_REG_ALLOC_TEMP, 8);
+    m(NV50_3D_VP_REG_ALLOC_RESULT, 8);
+    m(NV50_3D_VP_RESULT_MAP_SIZE, 8);
+    m(NV50_3D_VP_RESULT_MAP(0), 0x03020100);
+    m(NV50_3D_VP_RESULT_MAP(1), 0x07060504);
+    m(NV50_3D_VP_ATTR_EN(0), 0xff);
+    /* FORMAT 32_32_32_32, TYPE FLOAT */
+    m(NV50_3D_VERTEX_ARRAY_ATTRIB(0), 0x01u << 19 | 0x3fu << 25 | 0);
+    m(NV50_3D_VERTEX_ARRAY_ATTRIB(1), 0x01u << 19 | 0x3fu << 25 | 1);
+    array(0, va_vb0, 16, 0x1000);
+    array(1, va_vb1, 16, 0x1000);
+}
+
 static inline void draw_arrays(unsigned prim, uint32_t first, uint32_t count)
 {
     m(NV50_3D_VERTEX_BEGIN_GL, prim);

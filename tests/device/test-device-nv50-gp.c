@@ -24,24 +24,10 @@
 #define VA_SO1      (GR_VA_DATA + 0x48000)
 #define VA_QUERY    (GR_VA_DATA + 0x50000)
 
-#define FMT_F32x4   (0x01u << 19 | 0x3fu << 25)
-
-/* the VP: o[0..7] = a[0..7] (position, colour) */
-static const char vp_src[] =
-    "ld b32 $r0 a[0x0]\n" "ld b32 $r1 a[0x4]\n"
-    "ld b32 $r2 a[0x8]\n" "ld b32 $r3 a[0xc]\n"
-    "ld b32 $r4 a[0x10]\n" "ld b32 $r5 a[0x14]\n"
-    "ld b32 $r6 a[0x18]\n" "ld b32 $r7 a[0x1c]\n"
-    "mov b32 o[0x0] $r0\n" "mov b32 o[0x4] $r1\n"
-    "mov b32 o[0x8] $r2\n" "mov b32 o[0xc] $r3\n"
-    "mov b32 o[0x10] $r4\n" "mov b32 o[0x14] $r5\n"
-    "mov b32 o[0x18] $r6\n" "mov b32 o[0x1c] $r7\n"
-    "exit nop\n";
-
 /*
- * A G84_3D object with Mesa's usual state, the VP above with an
+ * A G84_3D object with Mesa's usual state, passthrough_vp's VP (an
  * identity result map of 8 words, position from array 0, colour from
- * array 1, a 64x64 viewport (x, y -> 32x + 32, 32y + 32).
+ * array 1), a 64x64 viewport (x, y -> 32x + 32, 32y + 32).
  */
 static void setup_class(uint16_t class_id)
 {
@@ -51,22 +37,9 @@ static void setup_class(uint16_t class_id)
     m(NV50_3D_DMA_CODE_CB, GR_DMA_VM);
     m(NV50_3D_DMA_QUERY, GR_DMA_VM);
     nv50_3d_draw_set_emit(state(), capture, &cap);
-    load_prog(VA_VPCODE, TESLA_PROG_VP, vp_src);
-    m(NV50_3D_VP_ADDRESS_HIGH, (uint32_t)(VA_VPCODE >> 32));
-    m(NV50_3D_VP_ADDRESS_LOW, (uint32_t)VA_VPCODE);
+    passthrough_vp(VA_VPCODE, VA_VB0, VA_VB1);
     m(NV50_3D_GP_ADDRESS_HIGH, (uint32_t)(VA_GPCODE >> 32));
     m(NV50_3D_GP_ADDRESS_LOW, (uint32_t)VA_GPCODE);
-    m(NV50_3D_VP_START_ID, 0);
-    m(NV50_3D_VP_REG_ALLOC_TEMP, 8);
-    m(NV50_3D_VP_REG_ALLOC_RESULT, 8);
-    m(NV50_3D_VP_RESULT_MAP_SIZE, 8);
-    m(NV50_3D_VP_RESULT_MAP(0), 0x03020100);
-    m(NV50_3D_VP_RESULT_MAP(1), 0x07060504);
-    m(NV50_3D_VP_ATTR_EN(0), 0xff);
-    m(NV50_3D_VERTEX_ARRAY_ATTRIB(0), FMT_F32x4 | 0);
-    m(NV50_3D_VERTEX_ARRAY_ATTRIB(1), FMT_F32x4 | 1);
-    array(0, VA_VB0, 16, 0x1000);
-    array(1, VA_VB1, 16, 0x1000);
     for (unsigned i = 0; i < 3; i++) {
         m(NV50_3D_VIEWPORT_SCALE_X + 4 * i, f2u(i == 2 ? 0.5f : 32.0f));
         m(NV50_3D_VIEWPORT_TRANSLATE_X + 4 * i, f2u(i == 2 ? 0.5f : 32.0f));

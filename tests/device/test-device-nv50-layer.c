@@ -46,24 +46,11 @@
 #define FP_REG_ALLOC_TEMP       0x198c
 #define FP_CONTROL              0x19a8
 #define FMT_RGBA32_FLOAT        0xc0
-#define FMT_F32x4               (0x01u << 19 | 0x3fu << 25)
 
 #define RT_W        64
 #define LAYERS      4
 #define LAYER_BYTES (RT_W * RT_W * 16)
 #define QUADS_MAX   8
-
-/* the VP: o[0..7] = a[0..7] (position, colour and the GP's selector) */
-static const char vp_src[] =
-    "ld b32 $r0 a[0x0]\n" "ld b32 $r1 a[0x4]\n"
-    "ld b32 $r2 a[0x8]\n" "ld b32 $r3 a[0xc]\n"
-    "ld b32 $r4 a[0x10]\n" "ld b32 $r5 a[0x14]\n"
-    "ld b32 $r6 a[0x18]\n" "ld b32 $r7 a[0x1c]\n"
-    "mov b32 o[0x0] $r0\n" "mov b32 o[0x4] $r1\n"
-    "mov b32 o[0x8] $r2\n" "mov b32 o[0xc] $r3\n"
-    "mov b32 o[0x10] $r4\n" "mov b32 o[0x14] $r5\n"
-    "mov b32 o[0x18] $r6\n" "mov b32 o[0x1c] $r7\n"
-    "exit nop\n";
 
 /* vertex k of the input triangle: position $r0-$r3, colour $r4-$r6 */
 #define GP_VERTEX(k) \
@@ -139,26 +126,14 @@ static void setup(void)
     gr_bind(DRAW_SUBC, gr_object(0x8297, H_3D));
     m(NV50_3D_DMA_CODE_CB, GR_DMA_VM);
     nv50_3d_draw_set_emit(state(), NULL, NULL);
-    load_prog(VA_VPCODE, TESLA_PROG_VP, vp_src);
+    /* o[0..7]: position, colour and the GP's selector word */
+    passthrough_vp(VA_VPCODE, VA_VB0, VA_VB1);
     load_prog(VA_GPCODE, TESLA_PROG_GP, gp_src);
     load_prog(VA_FPCODE, TESLA_PROG_FP, fp_src);
-    m(NV50_3D_VP_ADDRESS_HIGH, (uint32_t)(VA_VPCODE >> 32));
-    m(NV50_3D_VP_ADDRESS_LOW, (uint32_t)VA_VPCODE);
     m(NV50_3D_GP_ADDRESS_HIGH, (uint32_t)(VA_GPCODE >> 32));
     m(NV50_3D_GP_ADDRESS_LOW, (uint32_t)VA_GPCODE);
     m(NV50_3D_FP_ADDRESS_HIGH, (uint32_t)(VA_FPCODE >> 32));
     m(NV50_3D_FP_ADDRESS_LOW, (uint32_t)VA_FPCODE);
-    m(NV50_3D_VP_START_ID, 0);
-    m(NV50_3D_VP_REG_ALLOC_TEMP, 8);
-    m(NV50_3D_VP_REG_ALLOC_RESULT, 8);
-    m(NV50_3D_VP_RESULT_MAP_SIZE, 8);
-    m(NV50_3D_VP_RESULT_MAP(0), 0x03020100);
-    m(NV50_3D_VP_RESULT_MAP(1), 0x07060504);
-    m(NV50_3D_VP_ATTR_EN(0), 0xff);
-    m(NV50_3D_VERTEX_ARRAY_ATTRIB(0), FMT_F32x4 | 0);
-    m(NV50_3D_VERTEX_ARRAY_ATTRIB(1), FMT_F32x4 | 1);
-    array(0, VA_VB0, 16, 0x1000);
-    array(1, VA_VB1, 16, 0x1000);
     /* the GP and its linkage, as nv50_fp_linkage_validate sends it */
     m(NV50_3D_GP_START_ID, 0);
     m(NV50_3D_GP_REG_ALLOC_TEMP, 16);
