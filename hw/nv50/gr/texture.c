@@ -1,6 +1,10 @@
 /*
  * The G84's texture unit for tex instructions (pipe.h: nv50_tex_sample):
- * TIC/TSC entries, texel addressing, filtering and LOD.
+ * the entries an instruction names, its coordinates, LOD and
+ * anisotropic footprint, cube faces, texfetch and texsize.  Its other
+ * files: texture-tic.c (the TIC/TSC entries decoded, the layout),
+ * texture-filter.c (texels and filtering, texture-int.h), texture-format.c
+ * (texel formats).
  *
  * - Entries: BIND_TIC/BIND_TSC of the program type map $tN/$sN to TIC
  *   and TSC indices (LINKED_TSC: the TSC index is the TIC's,
@@ -10,14 +14,6 @@
  *   TEXTURE, a fault traps TEXTURE once per instruction and the rest of
  *   the instruction reads 0.  An unbound slot, an index past TIC_LIMIT/
  *   TSC_LIMIT or an unknown format gives 0 (logged once, UNVERIFIED).
- * - Layout (envytools g80-surface.rst): pitch (TIC_2 LAYOUT_PITCH, one
- *   level) or block-linear; levels follow each other, each with the
- *   TIC's block size auto-sized to it (nv50_surface_shrink_blocks), and
- *   subtextures (array layers, cube faces) are the levels' total rounded
- *   up to level 0's block size apart.  Levels laid out: MAP_MIP_LEVEL+1;
- *   levels sampled: G84's RES_VIEW_MIN/MAX_MIP_LEVEL (TIC_7) when TIC_4
- *   USE_TEXTURE_HEADER_V2 is set (Mesa does so on G84+), else 0 to
- *   MAP_MIP_LEVEL.
  * - Sources (texture.rst, Mesa's nv50 codegen): coordinates by texture
  *   type (1D x; 2D/RECT x y; 3D and cube x y z; 1D array x layer; 2D
  *   array x y layer; buffer x), the layer an integer, then dref when the
@@ -40,13 +36,6 @@
  * - Multisample surfaces are 2D_NO_MIPMAP textures (1 << ms_x) x
  *   (1 << ms_y) times the pixel size (Mesa's nv50_tex.c): texfetch of
  *   a sample and the resolve's bilinear tex need nothing more.
- * - Texels: decoded (texture-format.c), depth compare per texel, the
- *   TIC's X/Y/Z/W sources, sRGB to linear for UNORM colour channels when
- *   both the TIC and the TSC say SRGB_CONVERSION, then filtered; integer
- *   channels take the texel of largest weight.  Border colour (TSC_4-7,
- *   the sRGB bytes of TSC_2/3 for sRGB views) is in the output space
- *   (not swizzled, UNVERIFIED).  Cube maps sample the face of the major
- *   axis with clamp to edge (no seamless filtering on G84).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -54,231 +43,9 @@
 #include "gemu/bitops.h"
 #include <math.h>
 #include "gemu/log.h"
-#include "texture.h"
-#include "tpc.h"
+#include "texture-int.h"
 
-/* VM pages a texture instruction remembers (a bilinear quad: 4 texels) */
-#define TEX_TLB_ENTRIES     8
-
-#define TEX_SUBCLIENT           0       /* UNVERIFIED */
-#define BORDER_INDEX            INT_MIN
-
-typedef struct Tex {
-    NV50GrCall *c;
-    NV50TexView v;
-    NV50TexSampler s;
-    bool has_dma;
-    NV50CtxDma dma;
-    bool fault;
-    bool int_chan[4];           /* output channels that are integers */
-    bool srgb_chan[4];          /* output channels sRGB-converted */
-    int8_t offs[3];             /* texel offsets of the instruction */
-    /* the VM pages of this instruction's texels: it lasts one warp's tex
-       instruction, during which the page tables are not written */
-    NV50TlbEntry tlb[TEX_TLB_ENTRIES];
-} Tex;
-
-/* --- TIC / TSC ----------------------------------------------------------- */
-
-static unsigned coord_dims(unsigned kind)
-{
-    switch (kind) {
-    case NV50_TEX_1D:
-    case NV50_TEX_1D_ARRAY:
-    case NV50_TEX_1D_BUFFER:
-        return 1;
-    case NV50_TEX_3D:
-        return 3;
-    default:
-        return 2;
-    }
-}
-
-static bool is_array(unsigned kind)
-{
-    return kind == NV50_TEX_1D_ARRAY || kind == NV50_TEX_2D_ARRAY ||
-           kind == NV50_TEX_CUBE_ARRAY;
-}
-
-static bool is_cube(unsigned kind)
-{
-    return kind == NV50_TEX_CUBE || kind == NV50_TEX_CUBE_ARRAY;
-}
-
-/* g80_max_anisotropy's ratio: 1:1, 2:1, 4:1 .. 12:1, 16:1 */
-static unsigned aniso_ratio(uint32_t field)
-{
-    static const uint8_t ratio[8] = { 1, 2, 4, 6, 8, 10, 12, 16 };
-
-    return ratio[field & NV50_TIC_6_MAX_ANISOTROPY_MASK];
-}
-
-bool nv50_tic_decode(const uint32_t w[8], NV50TexView *v)
-{
-    bool v2 = w[4] & 0x80000000u;
-    unsigned map_levels;
-    uint64_t sub = 0;
-
-    memset(v, 0, sizeof(*v));
-    memcpy(v->w, w, sizeof(v->w));
-    v->format = w[0] & 0x3f;
-    for (unsigned k = 0; k < 4; k++) {
-        v->type[k] = (w[0] >> (6 + 3 * k)) & 7;
-        v->src[k] = (w[0] >> (18 + 3 * k)) & 7;
-    }
-    if (!nv50_tex_format_info(v->format, &v->fmt)) {
-        return false;
-    }
-    v->addr = w[1] | (uint64_t)(w[2] & 0xff) << 32;
-    v->srgb = w[2] & 0x400;
-    v->kind = (w[2] >> 14) & 0xf;
-    v->pitch_layout = w[2] & 0x40000;
-    v->block_w = MIN((w[2] >> 19) & 7, NV50_BLOCK_LOG2_MAX);
-    v->block_h = MIN((w[2] >> 22) & 7, NV50_BLOCK_LOG2_MAX);
-    v->block_d = MIN((w[2] >> 25) & 7, NV50_BLOCK_LOG2_MAX);
-    v->normalized = w[2] & 0x80000000u;
-    v->pitch = w[3] & 0xfffff;
-    v->width = MAX(w[4] & 0x3fffffff, 1u);
-    v->height = MAX(w[5] & 0xffff, 1u);
-    v->depth = MAX((w[5] >> 16) & 0xfff, 1u);
-    if (v2) {
-        /* G84: HEIGHT_MSB, DEPTH_MSB (UNVERIFIED: only in the V2 header) */
-        v->height |= (w[7] & 0x100) << 8;
-        v->depth |= ((w[7] >> 28) & 7) << 12;
-    }
-    map_levels = (w[5] >> 28) + 1;
-    if (v->pitch_layout || v->kind == NV50_TEX_2D_NO_MIPMAP ||
-        v->kind == NV50_TEX_1D_BUFFER) {
-        map_levels = 1;
-    }
-    v->levels = map_levels;
-    v->hdr_opt = w[3] & NV50_TIC_3_USE_HEADER_OPT_CONTROL;
-    v->hdr_aniso = aniso_ratio(w[6] >> NV50_TIC_6_MAX_ANISOTROPY_SHIFT);
-    if (v2) {
-        v->min_level = MIN(w[7] & 0xf, map_levels - 1);
-        v->max_level = MIN((w[7] >> 4) & 0xf, map_levels - 1);
-        v->max_level = MAX(v->max_level, v->min_level);
-    } else {
-        v->min_level = 0;
-        v->max_level = map_levels - 1;
-    }
-    switch (v->kind) {
-    case NV50_TEX_1D:
-    case NV50_TEX_1D_BUFFER:
-        v->height = v->depth = 1;
-        v->layers = 1;
-        break;
-    case NV50_TEX_1D_ARRAY:
-        v->height = 1;
-        v->layers = v->depth;
-        break;
-    case NV50_TEX_3D:
-        v->layers = 1;
-        break;
-    case NV50_TEX_CUBE:
-    case NV50_TEX_CUBE_ARRAY:
-        v->layers = 6 * v->depth;
-        break;
-    case NV50_TEX_2D_ARRAY:
-        v->layers = v->depth;
-        break;
-    default:
-        v->layers = 1;
-        break;
-    }
-    for (unsigned l = 0; l < v->levels; l++) {
-        NV50Surface *sf = &v->level_sf[l];
-        uint32_t lw = MAX(v->width >> l, 1u), lh = MAX(v->height >> l, 1u);
-        uint32_t ld = v->kind == NV50_TEX_3D ? MAX(v->depth >> l, 1u) : 1;
-
-        v->level_w[l] = lw;
-        v->level_h[l] = lh;
-        v->level_d[l] = ld;
-        sf->block_linear = !v->pitch_layout;
-        sf->pitch = v->pitch;
-        sf->width_bytes = ((lw + v->fmt.bw - 1) / v->fmt.bw) * v->fmt.bytes;
-        sf->height = ((lh + v->fmt.bh - 1) / v->fmt.bh);
-        sf->depth = ld;
-        sf->block_w = v->block_w;
-        sf->block_h = v->block_h;
-        sf->block_d = v->block_d;
-        nv50_surface_shrink_blocks(sf);
-        v->level_off[l] = sub;
-        sub += nv50_surface_size(sf);
-    }
-    if (!v->pitch_layout) {
-        const NV50Surface *sf0 = &v->level_sf[0];
-        uint64_t bb = (uint64_t)NV50_GOB_SIZE <<
-                      (sf0->block_w + sf0->block_h + sf0->block_d);
-
-        sub = (sub + bb - 1) / bb * bb;
-    }
-    v->layer_stride = sub;
-    return true;
-}
-
-static float lod_fixed(uint32_t v, unsigned bits, bool is_signed)
-{
-    int32_t s = is_signed ? (int32_t)(v << (32 - bits)) >> (32 - bits)
-                          : (int32_t)v;
-
-    /* 8 fraction bits, as Mesa writes them (rnndb says radix 8) */
-    return (float)s / 256.0f;
-}
-
-void nv50_tsc_decode(const uint32_t w[8], NV50TexSampler *s)
-{
-    memset(s, 0, sizeof(*s));
-    memcpy(s->w, w, sizeof(s->w));
-    for (unsigned k = 0; k < 3; k++) {
-        s->wrap[k] = (w[0] >> (3 * k)) & 7;
-    }
-    s->compare = w[0] & 0x200;
-    s->compare_func = (w[0] >> 10) & 7;
-    s->srgb = w[0] & 0x2000;
-    s->max_aniso = aniso_ratio(w[0] >> NV50_TSC_0_MAX_ANISOTROPY_SHIFT);
-    s->mag = w[1] & 3;
-    s->min = (w[1] >> 4) & 3;
-    s->mip = (w[1] >> 6) & 3;
-    s->lod_bias = lod_fixed((w[1] >> 12) & 0x1fff, 13, true);
-    s->min_lod = lod_fixed(w[2] & 0xfff, 12, false);
-    s->max_lod = lod_fixed((w[2] >> 12) & 0xfff, 12, false);
-    for (unsigned k = 0; k < 4; k++) {
-        s->border_bits[k] = w[4 + k];
-        s->border[k] = bits_to_f32(w[4 + k]);
-    }
-    s->srgb_border[0] = nv50_srgb_to_linear((w[2] >> 24) / 255.0f);
-    s->srgb_border[1] = nv50_srgb_to_linear(((w[3] >> 12) & 0xff) / 255.0f);
-    s->srgb_border[2] = nv50_srgb_to_linear(((w[3] >> 20) & 0xff) / 255.0f);
-}
-
-/* --- memory -------------------------------------------------------------- */
-
-static bool tex_read(Tex *t, uint64_t addr, void *buf, size_t len)
-{
-    NV50Fault f;
-
-    if (t->fault) {
-        memset(buf, 0, len);
-        return false;
-    }
-    if (!t->has_dma && nv50_tlb_rw(t->c, t->tlb, TEX_TLB_ENTRIES, addr, buf,
-                                   len, false, &f)) {
-        return true;
-    }
-    /* the slow path reports the fault */
-    if (t->has_dma ?
-        nv50_gr_rw(t->c, &t->dma, addr, buf, len, false,
-                   NV50_VM_CLIENT_TEXTURE, TEX_SUBCLIENT,
-                   NV50_GR_TRAP_TEXTURE) :
-        nv50_gr_vm_rw(t->c, addr, buf, len, false, NV50_VM_CLIENT_TEXTURE,
-                      TEX_SUBCLIENT, NV50_GR_TRAP_TEXTURE)) {
-        return true;
-    }
-    t->fault = true;
-    memset(buf, 0, len);
-    return false;
-}
+/* --- entries ------------------------------------------------------------- */
 
 /* entry @idx of the table at @addr in DMA object @dma (0: VAs) */
 static bool entry_read(Tex *t, uint32_t dma, uint64_t addr, uint32_t idx,
@@ -305,241 +72,6 @@ static bool entry_read(Tex *t, uint32_t dma, uint64_t addr, uint32_t idx,
                (uint32_t)b[4 * i + 3] << 24;
     }
     return ok;
-}
-
-/* --- texels -------------------------------------------------------------- */
-
-static bool compare(unsigned func, float ref, float d)
-{
-    switch (func) {
-    case 0:
-        return false;
-    case 1:
-        return ref < d;
-    case 2:
-        return ref == d;
-    case 3:
-        return ref <= d;
-    case 4:
-        return ref > d;
-    case 5:
-        return ref != d;
-    case 6:
-        return ref >= d;
-    default:
-        return true;
-    }
-}
-
-/* the components @comp through the X/Y/Z/W sources into @out */
-static void swizzle(const Tex *t, const uint32_t comp[4], uint32_t out[4])
-{
-    for (unsigned k = 0; k < 4; k++) {
-        unsigned src = t->v.src[k];
-
-        if (src >= NV50_TS_R && src <= NV50_TS_A) {
-            out[k] = comp[src - NV50_TS_R];
-            if (t->srgb_chan[k]) {
-                out[k] = f32_to_bits(nv50_srgb_to_linear(bits_to_f32(out[k])));
-            }
-        } else if (src == NV50_TS_ONE_INT) {
-            out[k] = 1;
-        } else if (src == NV50_TS_ONE_FLOAT) {
-            out[k] = f32_to_bits(1.0f);
-        } else {
-            out[k] = 0;     /* ZERO, and the unnamed 1 (UNVERIFIED) */
-        }
-    }
-}
-
-/* the depth a compare reads: the component X reads (R if none) */
-static unsigned depth_comp(const Tex *t)
-{
-    unsigned src = t->v.src[0];
-
-    return src >= NV50_TS_R && src <= NV50_TS_A ? src - NV50_TS_R : 0;
-}
-
-static void compared(const Tex *t, float depth, float dref, uint32_t out[4])
-{
-    uint32_t comp[4];
-    float r = compare(t->s.compare_func, dref, depth) ? 1.0f : 0.0f;
-
-    for (unsigned k = 0; k < 4; k++) {
-        comp[k] = f32_to_bits(r);
-    }
-    swizzle(t, comp, out);
-}
-
-static void border_texel(const Tex *t, bool cmp, float dref, uint32_t out[4])
-{
-    if (cmp) {
-        compared(t, t->s.border[0], dref, out);
-        return;
-    }
-    memcpy(out, t->s.border_bits, 4 * sizeof(out[0]));
-    if (t->v.srgb && t->s.srgb) {
-        for (unsigned k = 0; k < 3; k++) {
-            out[k] = f32_to_bits(t->s.srgb_border[k]);
-        }
-    }
-}
-
-/*
- * Texel (@x, @y, @z) of level @l of subtexture @layer (in range), after
- * the compare (@cmp) and the sources.
- */
-static void texel(Tex *t, unsigned l, int x, int y, int z, int layer,
-                  bool cmp, float dref, uint32_t out[4])
-{
-    const NV50TexView *v = &t->v;
-    const NV50TexFormat *f = &v->fmt;
-    uint8_t el[16];
-    uint32_t comp[4];
-    uint64_t off;
-
-    off = v->addr + (uint64_t)layer * v->layer_stride + v->level_off[l] +
-          nv50_surface_offset(&v->level_sf[l], (x / f->bw) * f->bytes,
-                              y / f->bh, z);
-    tex_read(t, off, el, f->bytes);
-    nv50_tex_decode(v, el, x % f->bw, y % f->bh, comp);
-    if (cmp) {
-        float d = bits_to_f32(comp[depth_comp(t)]);
-
-        /* UNVERIFIED: dref is clamped to [0, 1] for UNORM depth */
-        if (v->type[depth_comp(t)] == NV50_TT_UNORM) {
-            dref = MIN(MAX(dref, 0.0f), 1.0f);
-        }
-        compared(t, d, dref, out);
-        return;
-    }
-    swizzle(t, comp, out);
-}
-
-/* --- filtering ----------------------------------------------------------- */
-
-typedef struct Acc {
-    float f[4];
-    uint32_t bits[4];
-    float best[4];
-} Acc;
-
-static void acc_add(const Tex *t, Acc *a, const uint32_t tx[4], float w)
-{
-    for (unsigned k = 0; k < 4; k++) {
-        if (t->int_chan[k]) {
-            if (w > a->best[k]) {
-                a->best[k] = w;
-                a->bits[k] = tx[k];
-            }
-        } else {
-            a->f[k] += w * bits_to_f32(tx[k]);
-        }
-    }
-}
-
-static int wrap_index(unsigned mode, int i, int size)
-{
-    int m;
-
-    switch (mode) {
-    case NV50_WRAP_REPEAT:
-        m = i % size;
-        return m < 0 ? m + size : m;
-    case NV50_WRAP_MIRROR:
-        m = i % (2 * size);
-        m = m < 0 ? m + 2 * size : m;
-        return m >= size ? 2 * size - 1 - m : m;
-    case NV50_WRAP_CLAMP_EDGE:
-    case NV50_WRAP_MIRROR_ONCE_EDGE:
-        return MIN(MAX(i, 0), size - 1);
-    default:
-        /* border, and GL_CLAMP's half border (the coordinate is clamped) */
-        return i < 0 || i >= size ? BORDER_INDEX : i;
-    }
-}
-
-/*
- * One dimension: texel coordinate @u (texels) of a level @size texels
- * wide to the indices and weight of the footprint.
- */
-static void wrap(unsigned mode, float u, int size, bool linear, int *i0,
-                 int *i1, float *frac)
-{
-    if (mode >= NV50_WRAP_MIRROR_ONCE_EDGE) {
-        u = fabsf(u);
-    }
-    if (mode == NV50_WRAP_CLAMP_OGL || mode == NV50_WRAP_MIRROR_ONCE_OGL) {
-        u = MIN(MAX(u, 0.0f), (float)size);
-    }
-    if (!isfinite(u)) {
-        u = 0.0f;
-    }
-    u = MIN(MAX(u, -1e9f), 1e9f);
-    if (!linear) {
-        int i = (int)floorf(u);
-
-        if (mode == NV50_WRAP_CLAMP_OGL || mode == NV50_WRAP_MIRROR_ONCE_OGL) {
-            i = MIN(i, size - 1);
-        }
-        *i0 = *i1 = wrap_index(mode, i, size);
-        *frac = 0.0f;
-        return;
-    }
-    u -= 0.5f;
-    *i0 = (int)floorf(u);
-    *frac = u - floorf(u);
-    *i1 = wrap_index(mode, *i0 + 1, size);
-    *i0 = wrap_index(mode, *i0, size);
-}
-
-/*
- * Filter level @l at coordinates @c (normalised or texels, per the TIC)
- * into @a with weight @weight.
- */
-static void filter_level(Tex *t, Acc *a, unsigned l, const float c[3],
-                         int layer, bool linear, bool cmp, float dref,
-                         float weight)
-{
-    const NV50TexView *v = &t->v;
-    unsigned n = coord_dims(v->kind);
-    int size[3] = { v->level_w[l], v->level_h[l], v->level_d[l] };
-    int i0[3] = { 0, 0, 0 }, i1[3] = { 0, 0, 0 };
-    float fr[3] = { 0, 0, 0 };
-    bool cube = is_cube(v->kind);
-
-    for (unsigned d = 0; d < n; d++) {
-        float u = v->normalized ? c[d] * size[d] : c[d];
-
-        u += t->offs[d];
-        wrap(cube ? NV50_WRAP_CLAMP_EDGE : t->s.wrap[d], u, size[d], linear,
-             &i0[d], &i1[d], &fr[d]);
-    }
-    for (unsigned corner = 0; corner < (linear ? 1u << n : 1u); corner++) {
-        int idx[3];
-        float w = weight;
-        bool border = false;
-        uint32_t tx[4];
-
-        for (unsigned d = 0; d < 3; d++) {
-            bool hi = d < n && linear && (corner >> d & 1);
-
-            idx[d] = hi ? i1[d] : i0[d];
-            if (d < n && linear) {
-                w *= hi ? fr[d] : 1.0f - fr[d];
-            }
-            border |= idx[d] == BORDER_INDEX;
-        }
-        if (w == 0.0f && linear) {
-            continue;
-        }
-        if (border) {
-            border_texel(t, cmp, dref, tx);
-        } else {
-            texel(t, l, idx[0], idx[1], idx[2], layer, cmp, dref, tx);
-        }
-        acc_add(t, a, tx, w);
-    }
 }
 
 /* --- cube maps ----------------------------------------------------------- */
@@ -702,7 +234,7 @@ static void sample_lane(Tex *t, const TeslaInsn *insn, bool derivs,
     float c[3], dref = 0.0f, lambda, lfrac = 0.0f, step[3] = { 0, 0, 0 };
     bool cmp = s->compare, linear;
     unsigned taps = 1, max_ratio = v->hdr_opt ? v->hdr_aniso : s->max_aniso;
-    Acc a;
+    TexAcc a;
 
 #define ARG(i) ((i) < ncoords ? coords[i][lane] : 0u)
     if (is_array(v->kind)) {
@@ -768,11 +300,11 @@ static void sample_lane(Tex *t, const TeslaInsn *insn, bool derivs,
         for (unsigned d = 0; d < 3; d++) {
             ci[d] = c[d] + step[d] * o;
         }
-        filter_level(t, &a, lv0, ci, layer, linear, cmp, dref,
-                     (1.0f - lfrac) / taps);
+        nv50_tex_filter_level(t, &a, lv0, ci, layer, linear, cmp, dref,
+                              (1.0f - lfrac) / taps);
         if (lfrac > 0.0f) {
-            filter_level(t, &a, lv1, ci, layer, linear, cmp, dref,
-                         lfrac / taps);
+            nv50_tex_filter_level(t, &a, lv1, ci, layer, linear, cmp,
+                                  dref, lfrac / taps);
         }
     }
     for (unsigned k = 0; k < 4; k++) {
@@ -811,7 +343,7 @@ static void fetch_lane(Tex *t, uint32_t coords[][TESLA_WARP_SIZE],
             return;
         }
     }
-    texel(t, l, xyz[0], xyz[1], xyz[2], layer, false, 0.0f, res);
+    nv50_tex_texel(t, l, xyz[0], xyz[1], xyz[2], layer, false, 0.0f, res);
 }
 
 static void size_lane(Tex *t, uint32_t coords[][TESLA_WARP_SIZE],

@@ -1,6 +1,7 @@
 /*
- * The texture unit of hw/nv50/gr/ (texture.c, texture-format.c): TIC
- * and TSC entries decoded, texels decoded by format, sampling.
+ * The texture unit of hw/nv50/gr/ (texture.c, texture-tic.c,
+ * texture-filter.c, texture-format.c): TIC and TSC entries decoded,
+ * texels decoded by format, sampling.
  *
  * TIC (texture image control) and TSC (texture sampler control) entries
  * are 8 words each (rnndb graph/g80_texture.xml); the tables live at
@@ -191,11 +192,13 @@ void nv50_tex_decode(const NV50TexView *v, const uint8_t *el, unsigned x,
 /* sRGB to linear, for values 0..1 */
 float nv50_srgb_to_linear(float c);
 
-/* --- texture.c --- */
+/* --- texture-tic.c --- */
 
 /* Decode the 8 words of a TIC / TSC entry. */
 bool nv50_tic_decode(const uint32_t w[8], NV50TexView *v);
 void nv50_tsc_decode(const uint32_t w[8], NV50TexSampler *s);
+
+/* --- texture.c --- */
 
 /*
  * The sampler proper: nv50_tex_sample() is this with @quads true for
