@@ -174,29 +174,48 @@ typedef struct Poly {
     Fix p[4];                       /* clockwise on screen */
 } Poly;
 
+typedef double RasterV2d __attribute__((vector_size(16)));
+typedef float RasterV2f __attribute__((vector_size(8)));
+
+/*
+ * A triangle's weights at quad @q's pixels: p[k]'s is the edge opposite,
+ * (k + 1, k + 2), over the area, each (float)((double)e / area) -- two
+ * pixels a division (the same IEEE quotient, half the dividing).
+ */
+static void tri_weights(const Raster *r, RasterQuad *q, int64_t e[4][4])
+{
+    const RasterV2d area = { (double)r->area, (double)r->area };
+
+    for (int k = 0; k < 3; k++) {
+        int j = (k + 1) % 3, o = r->order[k];
+
+        for (int i = 0; i < 4; i += 2) {
+            RasterV2d n = { (double)e[i][j], (double)e[i + 1][j] };
+            RasterV2f w = __builtin_convertvector(n / area, RasterV2f);
+
+            q->bary[i][o] = w[0];
+            q->bary[i + 1][o] = w[1];
+        }
+    }
+}
+
 /* The barycentric weights of quad @q's pixels, edges @e at their centres */
 static void quad_weights(const Raster *r, RasterQuad *q, int64_t e[4][4])
 {
     const Grid *g = &r->g;
 
+    if (r->kind == BARY_TRIANGLE) {
+        tri_weights(r, q, e);
+        return;
+    }
     for (int i = 0; i < 4; i++) {
         int64_t cx = (int64_t)(q->x + (i & 1)) * g->one + g->half;
         int64_t cy = (int64_t)(q->y + (i >> 1)) * g->one + g->half;
 
-        switch (r->kind) {
-        case BARY_TRIANGLE:
-            /* p[k]'s weight: the edge opposite, (k + 1, k + 2) */
-            for (int k = 0; k < 3; k++) {
-                q->bary[i][r->order[k]] =
-                    (float)((double)e[i][(k + 1) % 3] / r->area);
-            }
-            break;
-        case BARY_LINE:
+        if (r->kind == BARY_LINE) {
             line_bary(r, cx, cy, q->bary[i]);
-            break;
-        default:
+        } else {
             q->bary[i][0] = 1.0f;
-            break;
         }
     }
 }
@@ -250,26 +269,110 @@ static bool quad_row_span(const Grid *g, const Poly *poly, int qy,
     return true;
 }
 
+/* A polygon's edge functions at the centre of a quad row's first pixel,
+   their steps a pixel right and down, and the top-left rule's bias. */
+typedef struct PolyEdges {
+    unsigned n;
+    int64_t row[4], step_x[4], step_y[4], bias[4];
+} PolyEdges;
+
+/*
+ * Quad @q's coverage (samples, mask; the covered samples' count) and its
+ * pixels' edge functions at their centres @e, any sample pattern.
+ */
+static uint64_t quad_cover(const Raster *r, const Poly *poly,
+                           const PolyEdges *pe, RasterQuad *q,
+                           int64_t e[4][4])
+{
+    const Grid *g = &r->g;
+    unsigned n = pe->n;
+    uint64_t covered = 0;
+
+    for (int i = 0; i < 4; i++) {
+        int x = q->x + (i & 1), y = q->y + (i >> 1);
+        int64_t cx = (int64_t)x * g->one + g->half;
+        int64_t cy = (int64_t)y * g->one + g->half;
+
+        for (unsigned j = 0; j < n; j++) {
+            e[i][j] = pe->row[j] + (i & 1 ? pe->step_x[j] : 0) +
+                      (i >> 1 ? pe->step_y[j] : 0);
+        }
+        if (!in_scissor(r, x, y)) {
+            continue;
+        }
+        for (unsigned sm = 0; sm < r->nsamples; sm++) {
+            const int8_t *pos = r->samples->pos[sm];
+            int64_t sx = cx + pos[0] * g->sample_scale;
+            int64_t sy = cy + pos[1] * g->sample_scale;
+            bool in = true;
+
+            for (unsigned j = 0; j < n && in; j++) {
+                int64_t ej = !pos[0] && !pos[1] ? e[i][j]
+                             : edge(&poly->p[j], &poly->p[(j + 1) % n],
+                                    sx, sy);
+                in = ej + pe->bias[j] >= 0;
+            }
+            if (in) {
+                q->samples[i] |= 1u << sm;
+                covered++;
+            }
+        }
+        if (q->samples[i]) {
+            q->mask |= 1u << i;
+        }
+    }
+    return covered;
+}
+
+/*
+ * quad_cover for a triangle, one sample at the pixel centre, the quad
+ * inside the scissor: a pixel is in when no edge function plus its bias
+ * is negative (their OR is not).
+ */
+static uint64_t quad_cover_tri(const PolyEdges *pe, RasterQuad *q,
+                               int64_t e[4][4])
+{
+    uint64_t covered = 0;
+
+    for (int i = 0; i < 4; i++) {
+        for (unsigned j = 0; j < 3; j++) {
+            e[i][j] = pe->row[j] + (i & 1 ? pe->step_x[j] : 0) +
+                      (i >> 1 ? pe->step_y[j] : 0);
+        }
+        if (((e[i][0] + pe->bias[0]) | (e[i][1] + pe->bias[1]) |
+             (e[i][2] + pe->bias[2])) >= 0) {
+            q->samples[i] = 1;
+            q->mask |= 1u << i;
+            covered++;
+        }
+    }
+    return covered;
+}
+
 static uint64_t raster_poly(Raster *r, const Poly *poly)
 {
     const Grid *g = &r->g;
     unsigned n = poly->n;
-    int64_t bias[4], minx, miny, maxx, maxy;
-    int64_t step_x[4], step_y[4];
+    int64_t minx, miny, maxx, maxy, px0, py0, px1, py1;
     uint64_t covered = 0;
-    int64_t px0, py0, px1, py1;
-    /* one sample at the pixel centre: its edge values are the centre's */
-    bool centre_only = r->nsamples == 1 && !r->samples->pos[0][0] &&
-                       !r->samples->pos[0][1];
+    PolyEdges pe = { .n = n };
+    /* a triangle sampled at the pixel centres only: quad_cover_tri */
+    bool tri = n == 3 && r->nsamples == 1 && !r->samples->pos[0][0] &&
+               !r->samples->pos[0][1];
 
     minx = maxx = poly->p[0].x;
     miny = maxy = poly->p[0].y;
     for (unsigned j = 0; j < n; j++) {
-        bias[j] = top_left(&poly->p[j], &poly->p[(j + 1) % n]) ? 0 : -1;
-        minx = MIN(minx, poly->p[j].x);
-        maxx = MAX(maxx, poly->p[j].x);
-        miny = MIN(miny, poly->p[j].y);
-        maxy = MAX(maxy, poly->p[j].y);
+        const Fix *a = &poly->p[j], *b = &poly->p[(j + 1) % n];
+
+        pe.bias[j] = top_left(a, b) ? 0 : -1;
+        /* an edge function's steps: a pixel right, a pixel down */
+        pe.step_x[j] = -(b->y - a->y) * g->one;
+        pe.step_y[j] = (b->x - a->x) * g->one;
+        minx = MIN(minx, a->x);
+        maxx = MAX(maxx, a->x);
+        miny = MIN(miny, a->y);
+        maxy = MAX(maxy, a->y);
     }
     /* pixels with a sample (within half a pixel of the centre) inside */
     px0 = MAX((int64_t)r->x0, (minx - g->one) >> g->bits);
@@ -282,16 +385,9 @@ static uint64_t raster_poly(Raster *r, const Poly *poly)
     px0 &= ~(int64_t)1;
     py0 &= ~(int64_t)1;
 
-    /* an edge function's steps: a pixel right, a pixel down */
-    for (unsigned j = 0; j < n; j++) {
-        const Fix *a = &poly->p[j], *b = &poly->p[(j + 1) % n];
-
-        step_x[j] = -(b->y - a->y) * g->one;
-        step_y[j] = (b->x - a->x) * g->one;
-    }
     for (int qy = py0; qy < py1; qy += 2) {
         int64_t qx0 = px0, qx1 = px1;
-        int64_t row[4];
+        bool tri_row = tri && qy >= r->y0 && qy + 2 <= r->y1;
 
         if (!quad_row_span(g, poly, qy, &qx0, &qx1)) {
             continue;
@@ -299,67 +395,26 @@ static uint64_t raster_poly(Raster *r, const Poly *poly)
         /* at the centre of the row's first pixel, then stepped: exact
            integers, the same as edge() at each centre */
         for (unsigned j = 0; j < n; j++) {
-            row[j] = edge(&poly->p[j], &poly->p[(j + 1) % n],
-                          qx0 * g->one + g->half,
-                          (int64_t)qy * g->one + g->half);
+            pe.row[j] = edge(&poly->p[j], &poly->p[(j + 1) % n],
+                             qx0 * g->one + g->half,
+                             (int64_t)qy * g->one + g->half);
         }
         for (int qx = qx0; qx < qx1; qx += 2) {
             RasterQuad q = { .x = qx, .y = qy };
             int64_t e[4][4];
 
             /* coverage first: the weights only for quads with a sample */
-            for (int i = 0; i < 4; i++) {
-                int x = qx + (i & 1), y = qy + (i >> 1);
-                int64_t cx = (int64_t)x * g->one + g->half;
-                int64_t cy = (int64_t)y * g->one + g->half;
-
-                for (unsigned j = 0; j < n; j++) {
-                    e[i][j] = row[j] + (i & 1 ? step_x[j] : 0) +
-                              (i >> 1 ? step_y[j] : 0);
-                }
-                if (!in_scissor(r, x, y)) {
-                    continue;
-                }
-                if (centre_only) {
-                    bool in = true;
-
-                    for (unsigned j = 0; j < n; j++) {
-                        in &= e[i][j] + bias[j] >= 0;
-                    }
-                    if (in) {
-                        q.samples[i] = 1;
-                        q.mask |= 1u << i;
-                        covered++;
-                    }
-                    continue;
-                }
-                for (unsigned sm = 0; sm < r->nsamples; sm++) {
-                    const int8_t *pos = r->samples->pos[sm];
-                    int64_t sx = cx + pos[0] * g->sample_scale;
-                    int64_t sy = cy + pos[1] * g->sample_scale;
-                    bool in = true;
-
-                    for (unsigned j = 0; j < n && in; j++) {
-                        int64_t ej = !pos[0] && !pos[1] ? e[i][j]
-                                     : edge(&poly->p[j],
-                                            &poly->p[(j + 1) % n], sx, sy);
-                        in = ej + bias[j] >= 0;
-                    }
-                    if (in) {
-                        q.samples[i] |= 1u << sm;
-                        covered++;
-                    }
-                }
-                if (q.samples[i]) {
-                    q.mask |= 1u << i;
-                }
+            if (tri_row && qx >= r->x0 && qx + 2 <= r->x1) {
+                covered += quad_cover_tri(&pe, &q, e);
+            } else {
+                covered += quad_cover(r, poly, &pe, &q, e);
             }
             if (q.mask) {
                 quad_weights(r, &q, e);
                 r->fn(r->opaque, &q);
             }
             for (unsigned j = 0; j < n; j++) {
-                row[j] += 2 * step_x[j];
+                pe.row[j] += 2 * pe.step_x[j];
             }
         }
     }

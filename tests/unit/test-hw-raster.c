@@ -4,7 +4,8 @@
  * snapped positions, top-left rule) for random triangles at several
  * sub-pixel precisions, scissors and sample patterns; meshes drawn as
  * strips and fans cover each pixel once; aliased (diamond-exit) and wide
- * lines; points; barycentric weights.
+ * lines; points; barycentric weights, exactly the float of the double
+ * quotient edge / area.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -400,6 +401,114 @@ START_TEST(barycentrics)
 }
 END_TEST
 
+/* A triangle on the raster's grid, clockwise, for exact weights. */
+typedef struct ExactTri {
+    int64_t X[3], Y[3], area, one;
+    int order[3];
+    unsigned bad;
+    char why[128];
+} ExactTri;
+
+static void exact_bary(void *opaque, const RasterQuad *q)
+{
+    ExactTri *t = opaque;
+
+    for (int i = 0; i < 4; i++) {
+        int64_t cx = (q->x + (i & 1)) * t->one + t->one / 2;
+        int64_t cy = (q->y + (i >> 1)) * t->one + t->one / 2;
+
+        for (int k = 0; k < 3; k++) {
+            int a = (k + 1) % 3, b = (k + 2) % 3;
+            int64_t e = (t->X[b] - t->X[a]) * (cy - t->Y[a]) -
+                        (t->Y[b] - t->Y[a]) * (cx - t->X[a]);
+            float want = (float)((double)e / (double)t->area);
+            float got = q->bary[i][t->order[k]];
+
+            if (memcmp(&want, &got, sizeof(got)) && !t->bad++) {
+                snprintf(t->why, sizeof(t->why), "pixel (%d, %d) vertex "
+                         "%d: %a, not %a (%" PRId64 " / %" PRId64 ")",
+                         q->x + (i & 1), q->y + (i >> 1), t->order[k], got,
+                         want, e, t->area);
+            }
+        }
+    }
+}
+
+/* Differences from (float)(e / area) in the weights of triangle @v. */
+static unsigned exact_check(const RasterVert v[3], unsigned bits,
+                            char *why, size_t len)
+{
+    RasterParams p = params(bits, 1);
+    unsigned grid = MAX(bits, 4);
+    ExactTri t = { .one = (int64_t)1 << grid, .order = { 0, 1, 2 } };
+
+    for (int i = 0; i < 3; i++) {
+        t.X[i] = llrintf(v[i].x * (float)(1 << bits)) << (grid - bits);
+        t.Y[i] = llrintf(v[i].y * (float)(1 << bits)) << (grid - bits);
+    }
+    t.area = (t.X[1] - t.X[0]) * (t.Y[2] - t.Y[0]) -
+             (t.X[2] - t.X[0]) * (t.Y[1] - t.Y[0]);
+    if (t.area < 0) {
+        int64_t x = t.X[1], y = t.Y[1];
+
+        t.X[1] = t.X[2];
+        t.Y[1] = t.Y[2];
+        t.X[2] = x;
+        t.Y[2] = y;
+        t.order[1] = 2;
+        t.order[2] = 1;
+        t.area = -t.area;
+    }
+    raster_triangle(v, &p, exact_bary, &t);
+    if (t.bad) {
+        snprintf(why, len, "%s", t.why);
+    }
+    return t.bad;
+}
+
+/*
+ * Each weight is exactly the float of the double quotient edge / area,
+ * whatever the rasteriser's way to it: random triangles reaching far
+ * outside the target (large areas, many bits), each precision, and two
+ * at whose pixels e * (1 / area), a reciprocal's shortcut, would round
+ * to another float (found by a search).
+ */
+START_TEST(weights_exact)
+{
+    static const float found[2][6] = {
+        { -28301, 504064, 442284, 153145, -333786, -162617 },
+        { 57639, 495571, 96097, -455058, -416791, 373999 },
+    };
+    static const unsigned bits[] = { 0, 4, 8 };
+    unsigned bad = 0;
+    char why[128] = "";
+
+    for (int f = 0; f < 2; f++) {
+        RasterVert v[3];
+
+        for (int i = 0; i < 3; i++) {
+            v[i] = (RasterVert) { found[f][2 * i] / 256,
+                                  found[f][2 * i + 1] / 256, 0, 1 };
+        }
+        bad += exact_check(v, 8, why, sizeof(why));
+    }
+    rng_state = 4242;
+    for (int iter = 0; iter < 600; iter++) {
+        RasterVert v[3];
+
+        for (int i = 0; i < 3; i++) {
+            float span = iter & 1 ? 4000 : GRID + 12;
+
+            v[i] = (RasterVert) { rnd_coord(-span / 2, span / 2 + GRID),
+                                  rnd_coord(-span / 2, span / 2 + GRID),
+                                  0, 1 };
+        }
+        bad += exact_check(v, bits[iter % 3], why, sizeof(why));
+    }
+    ck_assert_msg(!bad, "%u weights differ, first %s", bad, why);
+}
+END_TEST
+
 static uint64_t line(Cover *c, float x0, float y0, float x1, float y1,
                      float width, unsigned nsamples)
 {
@@ -652,6 +761,7 @@ Suite *hw_raster_suite(void)
     tcase_add_test(tc, snapping);
     tcase_add_test(tc, multisample_counts);
     tcase_add_test(tc, barycentrics);
+    tcase_add_test(tc, weights_exact);
     tcase_add_test(tc, lines_diamond);
     tcase_add_test(tc, line_strips);
     tcase_add_test(tc, lines_wide);
