@@ -24,6 +24,7 @@ struct WorkPool {
     GCond done;                 /* a job is done */
     WorkJob *head, *tail;
     bool quit;
+    unsigned idle;              /* workers waiting for work */
     unsigned nthreads;
     GThread **threads;
 };
@@ -62,7 +63,9 @@ static gpointer worker(gpointer opaque)
         WorkJob *job;
 
         while (!p->head && !p->quit) {
+            p->idle++;
             g_cond_wait(&p->work, &p->lock);
+            p->idle--;
         }
         if (p->quit) {
             break;
@@ -135,10 +138,24 @@ void workpool_submit(WorkPool *p, WorkJob *job)
         p->head = job;
     }
     p->tail = job;
-    if (p->nthreads) {
+    if (p->idle) {
+        /* busy workers look at the queue before they wait */
         g_cond_signal(&p->work);
     }
     g_mutex_unlock(&p->lock);
+}
+
+bool workpool_poll(WorkPool *p, WorkJob *job)
+{
+    bool done;
+
+    g_mutex_lock(&p->lock);
+    done = job->state == JOB_DONE || job->state == JOB_IDLE;
+    if (done) {
+        job->state = JOB_IDLE;
+    }
+    g_mutex_unlock(&p->lock);
+    return done;
 }
 
 void workpool_wait(WorkPool *p, WorkJob *job)

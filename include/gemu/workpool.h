@@ -44,5 +44,11 @@ unsigned workpool_threads(const WorkPool *p);
 void workpool_submit(WorkPool *p, WorkJob *job);
 /* Return once @job (submitted) has run, running it here if not started. */
 void workpool_wait(WorkPool *p, WorkJob *job);
+/*
+ * true if @job has run (as workpool_wait would then return at once, and
+ * with the same effect); false if it is queued or running.  A pool of 0
+ * threads runs nothing here: its jobs run in workpool_wait.
+ */
+bool workpool_poll(WorkPool *p, WorkJob *job);
 
 #endif

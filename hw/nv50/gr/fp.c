@@ -2,7 +2,8 @@
  * The 3D back end (pipe.h nv50_fp_begin/prim/end): one primitive after
  * clipping and the viewport -> coverage (hw/core/raster.h) -> early Z ->
  * FP quads on the TPC/MP model -> late Z -> ROP.  The FP program, c[]
- * and the shading of a batch are fp-prog.c's.
+ * and the shading of a batch are fp-prog.c's, the batches in flight
+ * and their retirement fp-retire.c's.
  *
  * - Coverage: raster_triangle/line/point inside nv50_rop_bounds()'s
  *   rectangle and sample pattern, positions snapped to 1/256 pixel
@@ -30,13 +31,16 @@
  *   job of a pool of host threads (util/workpool.c; GEMU_FP_THREADS=N,
  *   default one per host core but the engine thread's, at most one per
  *   MP; 0: everything on the engine thread), while the engine thread
- *   rasterises the next ones.  Results are retired on the engine thread
- *   in the order the batches were made: late Z, alpha test and every
- *   ROP write happen in API order whatever thread shaded what, so the
- *   render targets do not depend on the host's timing or thread count.
- *   Early Z is done as quads are made, in order too (a quad's early Z
- *   never waits for an earlier quad's colour: only late Z and colour
- *   come after the FP).  What the shading reads (code, c[] as of its
+ *   rasterises the next ones.  Results are retired by screen tile
+ *   (fp-retire.c): each 32x32-pixel tile belongs to one retire lane,
+ *   whose jobs (on the pool too) do late Z, the alpha test and the ROP
+ *   writes of its quads batch after batch, on a ROP lane of its own, so
+ *   every pixel's writes happen in API order whatever thread shaded or
+ *   retired what, and the render targets do not depend on the host's
+ *   timing or thread count.  Early Z is done on the engine thread as
+ *   quads are made, in order too (a quad's early Z never waits for an
+ *   earlier quad's colour: only late Z and colour come after the FP,
+ *   and a draw with late Z does no early Z).  What the shading reads (code, c[] as of its
  *   first read in the draw, textures) is not written by the draw itself
  *   but for a texture that is also a render target (undefined in GL):
  *   its texels may then be read before or after the ROP's write-back.
@@ -240,228 +244,14 @@ static void fp_slots(FpDraw *d)
     d->cur.seq = d->seq;
 }
 
-/* --- results (the engine thread, in API order) -------------------------- */
-
-static void fp_report_trap(FpDraw *d, unsigned mp, const TeslaResult *r)
-{
-    nv50_gr_trap(d->c, NV50_GR_TRAP_MP, NV50_MPC_TRAP_MP(mp % 2),
-                 "FP on TP %u MP %u: %s at 0x%06x (warp %u): %s", mp / 2,
-                 mp % 2, tesla_error_name(r->error), r->pc, r->warp, r->msg);
-}
-
-/* The depth of sample @s of pixel @i (the plane through the centres). */
-static float fp_sample_z(const FpDraw *d, const FpQuad *q, unsigned i,
-                         unsigned s)
-{
-    const RasterSamples *rs = d->rp.samples;
-    float dzdx, dzdy;
-
-    if (!rs || s >= rs->count || (!rs->pos[s][0] && !rs->pos[s][1])) {
-        return q->z[i];
-    }
-    dzdx = q->z[1] - q->z[0];
-    dzdy = q->z[2] - q->z[0];
-    return q->z[i] + dzdx * rs->pos[s][0] / 16.0f +
-           dzdy * rs->pos[s][1] / 16.0f;
-}
-
-static void fp_output(FpDraw *d, const uint32_t *reg, const FpQuad *q,
-                      unsigned i, bool front)
-{
-    float color[NV50_PIPE_RTS][4];
-    unsigned samples = q->samples[i];
-    unsigned ncol = d->results;
-    unsigned nout = d->outputs;
-    unsigned nrt = d->multiple ? nout : 1;
-    float zout = 0.0f;
-
-    if (d->exports_z && d->results) {
-        zout = bits_to_f32(reg[d->results - 1]);
-        ncol = d->results - 1;
-    }
-    for (unsigned rt = 0; rt < nrt; rt++) {
-        if (rt * 4 + 4 <= ncol) {
-            /* the register bits as they are, in one store: the copies
-               below then load what one store wrote */
-            memcpy(color[rt], reg + rt * 4, sizeof(color[rt]));
-            continue;
-        }
-        for (unsigned k = 0; k < 4; k++) {
-            color[rt][k] = rt * 4 + k < ncol ? bits_to_f32(reg[rt * 4 + k])
-                                             : 0.0f;
-        }
-    }
-    for (unsigned rt = nrt; rt < nout; rt++) {
-        memcpy(color[rt], color[0], sizeof(color[0]));
-    }
-    if (d->alpha_test && !nv50_rop_alpha_test(d->rop, color[0][3])) {
-        return;
-    }
-    if (d->alpha_cov) {
-        samples &= nv50_rop_alpha_coverage(d->rop, color[0][3]);
-    }
-    if (d->late_z && !d->zs_passes) {
-        for (unsigned rest = samples; rest; rest &= rest - 1) {
-            unsigned s = ctz32(rest);
-            float z;
-
-            z = d->exports_z ? zout : fp_sample_z(d, q, i, s);
-            if (!nv50_rop_zs_test(d->rop, q->x + (i & 1), q->y + (i >> 1),
-                                  s, z, front)) {
-                samples &= ~(1u << s);
-            }
-        }
-    }
-    for (unsigned rest = samples & 0xff; rest; rest &= rest - 1) {
-        nv50_rop_write(d->rop, q->x + (i & 1), q->y + (i >> 1), ctz32(rest),
-                       color);
-        d->st->samplecnt += d->samplecnt;
-    }
-}
-
-/*
- * fp_output for the 4 threads of quad @qi from @t0 when d->quad_out
- * (early Z only, no alpha test or coverage, colour 0 in $r0-$r3 to one
- * plain target): the shaded pixels whose one sample survived go to
- * nv50_rop_write_quad, others (none expected) to fp_output.
- */
-static void fp_output_quad(FpDraw *d, FpBatch *b, const FpQuad *q,
-                           unsigned t0)
-{
-    float col[4][4];
-    unsigned mask = 0;
-
-    for (unsigned i = 0; i < 4; i++) {
-        unsigned t = t0 + i;
-
-        if (b->invisible[t] || tesla_run_killed(b->run, t)) {
-            continue;
-        }
-        if (q->samples[i] != 1) {
-            fp_output(d, tesla_run_regs(b->run, t), q, i,
-                      b->prim[q->prim].front);
-            continue;
-        }
-        memcpy(col[i], tesla_run_regs(b->run, t), sizeof(col[i]));
-        mask |= 1u << i;
-    }
-    if (mask) {
-        nv50_rop_write_quad(d->rop, q->x, q->y, mask, col);
-        d->st->samplecnt += d->samplecnt * (unsigned)__builtin_popcount(mask);
-    }
-}
-
-/* Wait for batch @b's shading, then late Z and ROP; frees its run. */
-static void fp_retire(FpDraw *d, FpBatch *b)
-{
-    uint64_t last = b->prim[b->nprims - 1].seq;
-    const TeslaResult *r;
-
-    workpool_wait(d->pool, &b->job);
-    if (!fp_batch_budget(d, b)) {
-        return;
-    }
-    if (!b->run) {
-        nv50_gr_error(d->c, NV50_GR_INTR_DATA_ERROR,
-                      NV50_GR_DERR_INVALID_VALUE, "FP launch: %s", b->err);
-        g_free(b->err);
-        b->err = NULL;
-        d->stop_seq = MAX(d->stop_seq, last);
-        return;
-    }
-    r = tesla_run_result(b->run);
-    if (r->status == TESLA_RUN_PAUSED) {
-        gemu_log_mask(LOG_GUEST_ERROR, "nv50: FP launch on channel %d "
-                      "abandoned (reset or teardown)\n", d->c->ctx->chid);
-        d->stop_seq = MAX(d->stop_seq, last);
-    } else if (r->status != TESLA_RUN_DONE) {
-        fp_report_trap(d, b->mp, r);
-        d->stop_seq = MAX(d->stop_seq, last);
-    } else {
-        d->st->counter[NV50_3D_COUNTER_FP_PIXELS] += b->visible;
-        for (unsigned t = 0; d->quad_out && t < b->nquads * 4; t += 4) {
-            const FpQuad *q = &b->quad[t / 4];
-
-            if (b->prim[q->prim].seq > d->stop_seq) {
-                fp_output_quad(d, b, q, t);
-            }
-        }
-        for (unsigned t = 0; !d->quad_out && t < b->nquads * 4; t++) {
-            const FpQuad *q = &b->quad[t / 4];
-
-            if (!b->invisible[t] && !tesla_run_killed(b->run, t) &&
-                b->prim[q->prim].seq > d->stop_seq) {
-                fp_output(d, tesla_run_regs(b->run, t), q, t % 4,
-                          b->prim[q->prim].front);
-            }
-        }
-    }
-    tesla_run_free(b->run);
-    b->run = NULL;
-}
-
 /* --- batches ------------------------------------------------------------- */
-
-static FpBatch *fp_fill(FpDraw *d)
-{
-    NV50FpProg *pr = d->prog;
-
-    if (!pr->ring[d->head]) {
-        pr->ring[d->head] = g_new0(FpBatch, 1);
-        pr->ring[d->head]->job.fn = fp_batch_shade;
-    }
-    return pr->ring[d->head];
-}
-
-/* The oldest batch in flight, retired. */
-static void fp_retire_oldest(FpDraw *d)
-{
-    unsigned i = (d->head + d->depth - d->inflight) % d->depth;
-
-    fp_retire(d, d->prog->ring[i]);
-    d->inflight--;
-}
-
-/* Hand the filling batch to the pool; retire the oldest if it is full. */
-static void fp_submit(FpDraw *d)
-{
-    FpBatch *b = fp_fill(d);
-    size_t need = (size_t)b->nquads * 4 * d->in_words;
-
-    if (!b->nquads) {
-        return;
-    }
-    if (need > b->in_cap) {
-        g_free(b->in);
-        b->in = g_new(uint32_t, need);
-        b->in_cap = need;
-    }
-    b->d = d;
-    b->mp = d->mp_next++ % NV50_MPS;
-    workpool_submit(d->pool, &b->job);
-    d->inflight++;
-    d->head = (d->head + 1) % d->depth;
-    d->cur_in_batch = false;
-    if (d->inflight == d->depth) {
-        fp_retire_oldest(d);    /* the one at head */
-    }
-    b = fp_fill(d);
-    b->nquads = b->nprims = b->visible = 0;
-}
-
-static void fp_drain(FpDraw *d)
-{
-    fp_submit(d);
-    while (d->inflight) {
-        fp_retire_oldest(d);
-    }
-}
 
 /* Quad @q (early Z done) into the filling batch. */
 static void fp_batch_add(FpDraw *d, const FpQuad *q)
 {
     FpBatch *b = fp_fill(d);
     FpQuad *bq;
+    unsigned lane;
 
     if (!d->cur_in_batch) {
         FpPrim *p = &b->prim[b->nprims++];
@@ -478,6 +268,8 @@ static void fp_batch_add(FpDraw *d, const FpQuad *q)
     bq = &b->quad[b->nquads];
     *bq = *q;
     bq->prim = b->nprims - 1;
+    lane = fp_lane_of(d, q->x, q->y);
+    b->lq[lane][b->nlq[lane]++] = b->nquads;
     for (unsigned i = 0; i < 4; i++) {
         bool inv = !(q->mask & (1u << i));
 
@@ -593,12 +385,7 @@ NV50FpDraw *nv50_fp_begin(NV50GrCall *c, NV50Gr3dState *st, NV50Rop *rop)
     d->zs_passes = nv50_rop_zs_passes(rop);
     d->rp.subpixel_bits = 8;    /* UNVERIFIED for the G84 */
     d->pool = fp_pool_get();
-    /* serial: each batch retired as soon as it is full, as it was made */
-    d->depth = workpool_threads(d->pool)
-               ? MIN(2 * (workpool_threads(d->pool) + 1), FP_RING_MAX) : 1;
-    fp_fill(d)->nquads = 0;
-    fp_fill(d)->nprims = 0;
-    fp_fill(d)->visible = 0;
+    fp_batches_init(d);
     return d;
 }
 
@@ -633,6 +420,7 @@ void nv50_fp_end(NV50FpDraw *d)
         return;
     }
     fp_drain(d);
+    fp_batches_end(d);
     fp_prog_teardown(d);
     g_mutex_clear(&d->cb_lock);
     g_free(d);

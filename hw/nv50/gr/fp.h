@@ -1,8 +1,9 @@
 /*
- * The 3D back end's internals, shared by fp.c (coverage, early Z, the
- * batches and their retirement into the ROP, on the engine thread) and
- * fp-prog.c (the FP program kept across draws, c[], and the shading of
- * a batch, on any executor of the pool).
+ * The 3D back end's internals, shared by fp.c (coverage, early Z and
+ * the filling of batches, on the engine thread), fp-retire.c (the
+ * batches in flight and their retirement into the ROP, by screen tile
+ * on the pool) and fp-prog.c (the FP program kept across draws, c[],
+ * and the shading of a batch, on any executor of the pool).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -20,7 +21,9 @@
 #define FP_FACE_WORD        (0x3fc / 4)
 #define FP_MAX_WORKERS      NV50_MPS    /* host threads: one an MP at most */
 #define FP_EXECUTORS        (FP_MAX_WORKERS + 1)    /* + the engine thread */
-#define FP_RING_MAX         (2 * FP_EXECUTORS)      /* batches in flight */
+#define FP_RING_MAX         (4 * FP_EXECUTORS)      /* batches in flight */
+#define FP_LANES_MAX        FP_EXECUTORS            /* retire lanes */
+#define FP_TILE_BITS        5           /* 32x32-pixel screen tiles */
 
 /* Where a v[] word comes from. */
 typedef enum FpSrc {
@@ -73,13 +76,34 @@ typedef struct FpBatch {
     FpPrim prim[FP_BATCH_PRIMS];
     bool invisible[FP_BATCH_QUADS * 4];
     unsigned visible;
+    /* the quads of each retire lane (by screen tile), in order */
+    uint16_t lq[FP_LANES_MAX][FP_BATCH_QUADS];
+    uint16_t nlq[FP_LANES_MAX];
     uint32_t *in;
     size_t in_cap;              /* words of in[] */
     /* the job's results */
     uint64_t budget;            /* the insn budget it ran on (0: none) */
     TeslaRun *run;
     char *err;                  /* tesla_run_new's */
+    /* set by the engine thread once shaded, for the lanes */
+    bool ok;                    /* its results go to the ROP */
+    uint64_t stop_seq;          /* the draw's then */
 } FpBatch;
+
+/*
+ * A retire lane: the quads of its screen tiles, batch after batch, on
+ * its own lane of the ROP (nv50_rop_lanes); its job runs on any
+ * executor, one at a time.
+ */
+typedef struct FpLane {
+    WorkJob job;                /* first */
+    FpDraw *d;
+    NV50Rop *rop;
+    unsigned idx;
+    uint64_t next, to;          /* its job retires batches [next, to) */
+    bool busy;                  /* submitted, not yet waited for */
+    uint64_t samplecnt;         /* samples it wrote (SAMPLECNT) */
+} FpLane;
 
 /*
  * A 3D context's FP program, kept across draws: the code as last read,
@@ -136,9 +160,16 @@ struct NV50FpDraw {
     float point_size;
     FpPrim cur;                 /* its v[] slots */
     bool cur_in_batch;
-    /* batches: ring[head] fills, up to depth in flight before it */
+    /*
+     * batches by number: made are shaded or shading (ring[n % depth]),
+     * the first shaded collected by the engine thread, the first freed
+     * retired by every lane (their runs freed); batch made fills
+     */
     WorkPool *pool;
-    unsigned depth, head, inflight;
+    unsigned depth;
+    uint64_t made, shaded, freed;
+    unsigned nlanes;
+    FpLane lane[FP_LANES_MAX];
     unsigned mp_next;
     uint64_t stop_seq;          /* primitives <= this are dropped (+1) */
     /* the instruction budget (fp_batch_budget) */
@@ -147,6 +178,42 @@ struct NV50FpDraw {
     uint64_t budget_left;       /* written by the engine thread alone */
     uint64_t budget_used;       /* charged to the engine at the end */
 };
+
+/* The depth of sample @s of pixel @i (the plane through the centres). */
+static inline float fp_sample_z(const FpDraw *d, const FpQuad *q,
+                                unsigned i, unsigned s)
+{
+    const RasterSamples *rs = d->rp.samples;
+    float dzdx, dzdy;
+
+    if (!rs || s >= rs->count || (!rs->pos[s][0] && !rs->pos[s][1])) {
+        return q->z[i];
+    }
+    dzdx = q->z[1] - q->z[0];
+    dzdy = q->z[2] - q->z[0];
+    return q->z[i] + dzdx * rs->pos[s][0] / 16.0f +
+           dzdy * rs->pos[s][1] / 16.0f;
+}
+
+/* --- fp-retire.c --- */
+
+/* Set the draw's lanes and ring up (nv50_fp_begin). */
+void fp_batches_init(FpDraw *d);
+/* The batch being filled. */
+FpBatch *fp_fill(FpDraw *d);
+/* The retire lane of quad (x, y) (quads are on the even grid). */
+static inline unsigned fp_lane_of(const FpDraw *d, int x, int y)
+{
+    return d->nlanes < 2 ? 0
+           : (((unsigned)x >> FP_TILE_BITS) + ((unsigned)y >> FP_TILE_BITS))
+             % d->nlanes;
+}
+/* Hand the filling batch to the pool (a new one fills). */
+void fp_submit(FpDraw *d);
+/* fp_submit, then wait until every batch is retired. */
+void fp_drain(FpDraw *d);
+/* After fp_drain: the lanes' counters into the state; frees the runs. */
+void fp_batches_end(FpDraw *d);
 
 /* --- fp-prog.c --- */
 

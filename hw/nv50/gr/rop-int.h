@@ -99,6 +99,7 @@
 #define ROP_CHUNK               (1u << ROP_CHUNK_BITS)
 #define ROP_MAX_CHUNKS          2048        /* 8 MiB buffered at most */
 #define ROP_MAX_DIM             16384
+#define ROP_MAX_LANES           8           /* nv50_rop_lanes */
 
 /* canonical comparison functions, stencil ops, blend factors */
 enum { CMP_NEVER, CMP_LESS, CMP_EQUAL, CMP_LEQUAL, CMP_GREATER,
@@ -167,7 +168,9 @@ typedef struct RopChunk {
     NV50CtxDma dma;
     unsigned sub;
     uint32_t lo, hi;            /* bytes loaded */
-    uint32_t dlo, dhi;          /* bytes dirty */
+    uint32_t dlo, dhi;          /* bytes dirty: [dlo, dhi) holds them */
+    /* with NV50Rop.track, the dirty bytes themselves, a bit each */
+    uint64_t dmask[ROP_CHUNK / 64];
     uint8_t data[ROP_CHUNK];
 } RopChunk;
 
@@ -214,8 +217,22 @@ struct NV50Rop {
        plain_unorm8 and nothing else (clip rectangles) is on; else -1 */
     int plain_rt;
 
+    /*
+     * The chunk cache and the broadcast state above are a lane's own
+     * (nv50_rop_lanes: copies of the ROP, each used by one thread at a
+     * time); the rest is read-only once set up.  @root is the ROP the
+     * lanes were made from (itself for it), whose @faulted any of them
+     * sets; @track: dirty bytes are kept a bit each (several caches may
+     * hold one chunk, each writing back only its own bytes).
+     */
     GHashTable *chunks;
     unsigned nchunks;
+    struct NV50Rop *root;
+    int faulted;                /* atomic, the root's */
+    int spilled;                /* atomic, the root's: a track flush */
+    bool track;
+    unsigned nlanes;
+    struct NV50Rop *lane[ROP_MAX_LANES];
 };
 
 #define ZETA NV50_PIPE_RTS
@@ -324,6 +341,8 @@ void nv50_rop_setup_bounds(NV50Rop *r, bool clear);
 
 /* rop-mem.c: the chunk cache */
 void nv50_rop_cache_flush(NV50Rop *r);
+/* Move lane @l's dirty bytes into @r's cache (nv50_rop_end). */
+void nv50_rop_cache_merge(NV50Rop *r, NV50Rop *l);
 /* Read (or write) the element at sample coordinates (x, y) of @s. */
 bool nv50_rop_elem_rw(NV50Rop *r, RopSurf *s, uint32_t x, uint32_t y,
                       uint8_t *buf, bool is_write);

@@ -18,6 +18,9 @@ static bool chunk_io(NV50Rop *r, RopChunk *k, uint32_t off, uint32_t len,
 {
     bool ok;
 
+    if (!r->dead && g_atomic_int_get(&r->root->faulted)) {
+        r->dead = true;         /* another lane's fault */
+    }
     if (!len || r->dead) {
         return !r->dead;
     }
@@ -32,8 +35,45 @@ static bool chunk_io(NV50Rop *r, RopChunk *k, uint32_t off, uint32_t len,
     }
     if (!ok) {
         r->dead = true;
+        g_atomic_int_set(&r->root->faulted, 1);
     }
     return ok;
+}
+
+/*
+ * Write back chunk @k's dirty bytes: its range (the bytes between are
+ * as loaded), or with lanes whose caches were written back while others
+ * ran (NV50Rop.spilled), the runs of its dirty bits alone.
+ */
+static void chunk_write_back(NV50Rop *r, RopChunk *k)
+{
+    uint32_t i = k->dlo;
+
+    if (!r->track || !g_atomic_int_get(&r->root->spilled)) {
+        chunk_io(r, k, k->dlo, k->dhi - k->dlo, true);
+        return;
+    }
+    while (i < k->dhi) {
+        uint64_t w = k->dmask[i / 64] >> (i % 64);
+        uint32_t j;
+
+        if (!w) {
+            i = (i / 64 + 1) * 64;  /* the next word */
+            continue;
+        }
+        i += __builtin_ctzll(w);
+        for (j = i; j < k->dhi; j = (j / 64 + 1) * 64) {
+            uint64_t clean = ~k->dmask[j / 64] >> (j % 64);
+
+            if (clean) {
+                j += __builtin_ctzll(clean);
+                break;
+            }
+        }
+        j = MIN(j, k->dhi);
+        chunk_io(r, k, i, j - i, true);
+        i = j;
+    }
 }
 
 void nv50_rop_cache_flush(NV50Rop *r)
@@ -46,7 +86,7 @@ void nv50_rop_cache_flush(NV50Rop *r)
         RopChunk *k = val;
 
         if (k->dhi > k->dlo) {
-            chunk_io(r, k, k->dlo, k->dhi - k->dlo, true);
+            chunk_write_back(r, k);
         }
     }
     g_hash_table_remove_all(r->chunks);
@@ -54,6 +94,49 @@ void nv50_rop_cache_flush(NV50Rop *r)
     for (unsigned i = 0; i <= ZETA; i++) {
         r->surf[i].mru = NULL;
     }
+}
+
+/* Load bytes [@lo, @hi) of chunk @k (it keeps one range loaded). */
+static bool chunk_load(NV50Rop *r, RopChunk *k, uint32_t lo, uint32_t hi)
+{
+    if (k->hi == k->lo) {
+        if (!chunk_io(r, k, lo, hi - lo, false)) {
+            return false;
+        }
+        k->lo = lo;
+        k->hi = hi;
+        return true;
+    }
+    if (lo < k->lo && !chunk_io(r, k, lo, k->lo - lo, false)) {
+        return false;
+    }
+    if (hi > k->hi && !chunk_io(r, k, k->hi, hi - k->hi, false)) {
+        return false;
+    }
+    k->lo = MIN(k->lo, lo);
+    k->hi = MAX(k->hi, hi);
+    return true;
+}
+
+static RopChunk *chunk_new(NV50Rop *r, uint64_t key, uint64_t base,
+                           const RopSurf *s, uint32_t off)
+{
+    RopChunk *k = g_new(RopChunk, 1);
+
+    k->key = key;
+    k->addr = base;
+    k->use_dma = s->use_dma;
+    k->dma = s->dma;
+    k->sub = s->sub;
+    k->lo = k->hi = off;
+    k->dlo = ROP_CHUNK;
+    k->dhi = 0;
+    if (r->track) {
+        memset(k->dmask, 0, sizeof(k->dmask));
+    }
+    g_hash_table_insert(r->chunks, &k->key, k);
+    r->nchunks++;
+    return k;
 }
 
 /*
@@ -79,22 +162,16 @@ static RopChunk *chunk_get(NV50Rop *r, RopSurf *s, uint64_t addr,
     k = g_hash_table_lookup(r->chunks, &key);
     if (!k) {
         if (r->nchunks >= ROP_MAX_CHUNKS) {
+            if (r->track) {
+                /* written back while other lanes run: bits from now */
+                g_atomic_int_set(&r->root->spilled, 1);
+            }
             nv50_rop_cache_flush(r);
             if (r->dead) {
                 return NULL;
             }
         }
-        k = g_new(RopChunk, 1);
-        k->key = key;
-        k->addr = base;
-        k->use_dma = s->use_dma;
-        k->dma = s->dma;
-        k->sub = s->sub;
-        k->lo = k->hi = off;
-        k->dlo = ROP_CHUNK;
-        k->dhi = 0;
-        g_hash_table_insert(r->chunks, &k->key, k);
-        r->nchunks++;
+        k = chunk_new(r, key, base, s, off);
     }
     /* load the part of the chunk the surface spans (at least the bytes) */
     lo = s->start > base ? (uint32_t)MIN(s->start - base, ROP_CHUNK) : 0;
@@ -102,30 +179,32 @@ static RopChunk *chunk_get(NV50Rop *r, RopSurf *s, uint64_t addr,
          ? (uint32_t)(s->end > base ? s->end - base : 0) : ROP_CHUNK;
     lo = MIN(lo, off);
     hi = MAX(MAX(hi, off + len), lo);
-    if (k->hi == k->lo) {
-        if (!chunk_io(r, k, lo, hi - lo, false)) {
-            return NULL;
-        }
-        k->lo = lo;
-        k->hi = hi;
-    } else {
-        if (lo < k->lo && !chunk_io(r, k, lo, k->lo - lo, false)) {
-            return NULL;
-        }
-        if (hi > k->hi && !chunk_io(r, k, k->hi, hi - k->hi, false)) {
-            return NULL;
-        }
-        k->lo = MIN(k->lo, lo);
-        k->hi = MAX(k->hi, hi);
+    if (!chunk_load(r, k, lo, hi)) {
+        return NULL;
     }
     s->mru = k;
     return k;
 }
 
-static inline void chunk_dirty(RopChunk *k, uint32_t off, uint32_t len)
+static void chunk_mask_set(RopChunk *k, uint32_t off, uint32_t len)
+{
+    while (len) {
+        uint32_t b = off % 64, n = MIN(len, 64 - b);
+
+        k->dmask[off / 64] |= (n == 64 ? ~0ull : ((1ull << n) - 1) << b);
+        off += n;
+        len -= n;
+    }
+}
+
+static inline void chunk_dirty(const NV50Rop *r, RopChunk *k, uint32_t off,
+                               uint32_t len)
 {
     k->dlo = MIN(k->dlo, off);
     k->dhi = MAX(k->dhi, off + len);
+    if (r->track) {
+        chunk_mask_set(k, off, len);
+    }
 }
 
 static inline uint64_t elem_addr(const RopSurf *s, uint32_t x, uint32_t y)
@@ -151,7 +230,7 @@ bool nv50_rop_elem_rw(NV50Rop *r, RopSurf *s, uint32_t x, uint32_t y,
         }
         if (is_write) {
             memcpy(k->data + off, buf + done, n);
-            chunk_dirty(k, off, n);
+            chunk_dirty(r, k, off, n);
         } else {
             memcpy(buf + done, k->data + off, n);
         }
@@ -228,10 +307,68 @@ void nv50_rop_fill_row(NV50Rop *r, RopSurf *s, uint32_t x0, uint32_t x1,
                     }
                 }
             }
-            chunk_dirty(k, off, n);
+            chunk_dirty(r, k, off, n);
             addr += n;
             run -= n;
         }
     }
 }
 
+
+/* Lane chunk @lk's dirty bytes into @r's chunk @k (loaded around them). */
+static void chunk_merge(NV50Rop *r, RopChunk *k, const RopChunk *lk)
+{
+    if (!chunk_load(r, k, lk->lo, lk->hi)) {
+        return;
+    }
+    if (!r->track) {
+        /* one lane: its whole dirty range is its own */
+        memcpy(k->data + lk->dlo, lk->data + lk->dlo, lk->dhi - lk->dlo);
+    }
+    for (uint32_t w = lk->dlo / 64; r->track && w * 64 < lk->dhi; w++) {
+        uint64_t m = lk->dmask[w];
+
+        if (m == ~0ull) {
+            memcpy(k->data + w * 64, lk->data + w * 64, 64);
+        }
+        for (; m && m != ~0ull; m &= m - 1) {
+            unsigned byte = w * 64 + __builtin_ctzll(m);
+
+            k->data[byte] = lk->data[byte];
+        }
+        k->dmask[w] |= lk->dmask[w];
+    }
+    k->dlo = MIN(k->dlo, lk->dlo);
+    k->dhi = MAX(k->dhi, lk->dhi);
+}
+
+void nv50_rop_cache_merge(NV50Rop *r, NV50Rop *l)
+{
+    GHashTableIter it;
+    gpointer key, val;
+
+    /* nothing is written back after a fault */
+    g_hash_table_iter_init(&it, l->chunks);
+    while (!r->dead && !l->dead && !g_atomic_int_get(&r->root->faulted) &&
+           g_hash_table_iter_next(&it, &key, &val)) {
+        RopChunk *lk = val, *k;
+
+        if (lk->dhi <= lk->dlo) {
+            continue;
+        }
+        k = g_hash_table_lookup(r->chunks, &lk->key);
+        if (!k) {
+            /* the lane's chunk as it is: its loaded bytes are memory's */
+            g_hash_table_iter_steal(&it);
+            g_hash_table_insert(r->chunks, &lk->key, lk);
+            r->nchunks++;
+            continue;
+        }
+        chunk_merge(r, k, lk);
+    }
+    g_hash_table_remove_all(l->chunks);
+    l->nchunks = 0;
+    for (unsigned i = 0; i <= ZETA; i++) {
+        l->surf[i].mru = NULL;
+    }
+}

@@ -523,14 +523,61 @@ NV50Rop *nv50_rop_new(NV50GrCall *c, NV50Gr3dState *st, unsigned layer)
     r->plain_rt = -1;
     r->chunks = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
                                       g_free);
+    r->root = r;
     setup_ms(r);
     return r;
 }
 
 void nv50_rop_free(NV50Rop *r)
 {
+    for (unsigned i = 0; i < r->nlanes; i++) {
+        nv50_rop_free(r->lane[i]);
+    }
     g_hash_table_destroy(r->chunks);
     g_free(r);
+}
+
+unsigned nv50_rop_lanes(NV50Rop *r, unsigned n)
+{
+    n = MIN(n, (unsigned)ROP_MAX_LANES);
+    if (!r || r->root != r || r->nlanes) {
+        return r ? r->nlanes : 0;
+    }
+    /* a byte may then be in several caches (rop-mem.c) */
+    r->track = n > 1;
+    for (unsigned i = 0; i < n; i++) {
+        NV50Rop *l = g_new(NV50Rop, 1);
+
+        *l = *r;
+        l->chunks = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
+                                          g_free);
+        l->nchunks = 0;
+        l->nlanes = 0;
+        l->last_x = l->last_y = -1;
+        for (unsigned j = 0; j <= ZETA; j++) {
+            l->surf[j].mru = NULL;
+        }
+        r->lane[i] = l;
+    }
+    r->nlanes = n;
+    return n;
+}
+
+NV50Rop *nv50_rop_lane(NV50Rop *r, unsigned i)
+{
+    return r && i < r->nlanes ? r->lane[i] : r;
+}
+
+void nv50_rop_lanes_sync(NV50Rop *r)
+{
+    if (!r || !r->nlanes) {
+        return;
+    }
+    for (unsigned i = 0; i < r->nlanes; i++) {
+        nv50_rop_cache_merge(r, r->lane[i]);
+    }
+    /* memory then holds every lane's writes, for whoever loads next */
+    nv50_rop_cache_flush(r);
 }
 
 NV50Rop *nv50_rop_begin(NV50GrCall *c, NV50Gr3dState *st)
@@ -571,6 +618,7 @@ void nv50_rop_end(NV50Rop *r)
     if (!r) {
         return;
     }
+    nv50_rop_lanes_sync(r);
     nv50_rop_cache_flush(r);
     nv50_rop_free(r);
 }
