@@ -1,6 +1,7 @@
 /*
  * nv50 PDISPLAY internals shared by pdisplay.c (registers, interrupts,
- * supervisors, raster generators) and evo.c (the EVO channels).
+ * supervisors, raster generators) and evo.c, evo-update.c (the EVO
+ * channels; their own internals in evo-int.h).
  *
  * SPDX-License-Identifier: MIT
  */

@@ -46,7 +46,7 @@
 #define NV_PDISP_SOR_SEQ(i)     (0x61c030 + (i) * 0x800)
 #define NV_PDISP_PIOR_CAPS(i)   (0x61e000 + (i) * 0x800)
 #define NV_PDISP_PIOR_PWR(i)    (0x61e004 + (i) * 0x800)
-/* the 0x610xxx copies of the channels' method state (evo.c) */
+/* the 0x610xxx copies of the channels' method state (evo-update.c) */
 #define NV_PDISP_STATE_START    0x610800
 #define NV_PDISP_STATE_END      0x6111c0
 

@@ -44,7 +44,7 @@
  *   cursor channel (cl507a, PIO channel 7 + head) has only UPDATE 0x80
  *   and SET_CURSOR_HOT_SPOT_POINT_OUT 0x84 = X 15:0, Y 31:16; its UPDATE
  *   is never interlocked by nouveau (curs507a_update) and takes effect
- *   at once (evo.c).  So the cursor shows the core's armed control/
+ *   at once (evo-update.c).  So the cursor shows the core's armed control/
  *   offset/ctxdma and the cursor channel's armed point.
  * - Hot spot: nouveau always arms HOT_SPOT_X/Y = 0 and writes
  *   POINT_OUT = the plane's crtc_x/crtc_y (wndw.c:357-359), which DRM
@@ -80,7 +80,7 @@
  *   nouveau drives with curs507a's functions (oimm507b.c): SET_POINT_OUT
  *   0x84 = X 15:0, Y 31:16 = the plane's crtc_x/y (wndw.c:357-359,
  *   negative when partly off the top/left), UPDATE 0x80 never
- *   interlocked, armed at once (evo.c).  The overlay's own UPDATE is
+ *   interlocked, armed at once (evo-update.c).  The overlay's own UPDATE is
  *   interlocked with the core in a modeset, else taken at the vblank.
  *   The overlay ISO ctxdma is resolved in the overlay channel.
  *   OPAQUE_SUSPEND_BASE: overlay pixels replace the base's (after the
