@@ -149,14 +149,14 @@ static void rt_write_plain(NV50Rop *r, unsigned i, uint32_t xs, uint32_t ys,
                            const float *col)
 {
     float c[4];
-    uint8_t e[4];
 
-    memcpy(c, col, sizeof(c));
     if (r->alpha_to_one) {
+        memcpy(c, col, sizeof(c));
         c[3] = 1;
+        col = c;
     }
-    stn_le_p(e, 4, nv50_rop_unorm8x4(r->rt[i].fmt, c));
-    nv50_rop_elem_rw(r, &r->surf[i], xs, ys, e, true);
+    rop_elem_put32(r, &r->surf[i], xs, ys, nv50_rop_unorm8x4(r->rt[i].fmt,
+                                                            col));
 }
 
 /* Blend/logic-op @col into sample (xs, ys) of RT @i through its mask. */
@@ -182,7 +182,7 @@ static void rt_write(NV50Rop *r, unsigned i, uint32_t xs, uint32_t ys,
     }
     memcpy(c, col, sizeof(c));
     if (do_blend || do_logic || t->mask != 0xf) {
-        if (!nv50_rop_elem_rw(r, s, xs, ys, e, false)) {
+        if (!rop_elem_rw(r, s, xs, ys, e, false)) {
             return;
         }
         nv50_rop_unpack(f, e, old);
@@ -216,7 +216,7 @@ static void rt_write(NV50Rop *r, unsigned i, uint32_t xs, uint32_t ys,
         }
     }
     nv50_rop_pack(f, raw, e);
-    nv50_rop_elem_rw(r, s, xs, ys, e, true);
+    rop_elem_rw(r, s, xs, ys, e, true);
 }
 
 void nv50_rop_write(NV50Rop *r, int x, int y, unsigned sample,

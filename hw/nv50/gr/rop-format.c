@@ -10,6 +10,9 @@
 #include "gemu/half.h"
 #include <math.h>
 #include "rop.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define U NV50_ROP_UNORM
 #define S NV50_ROP_SNORM
@@ -330,7 +333,40 @@ bool nv50_rop_is_unorm8x4(const NV50RopFormat *f)
 uint32_t nv50_rop_unorm8x4(const NV50RopFormat *f, const float rgba[4])
 {
     uint32_t w = 0;
+#ifdef __SSE2__
+    /* the loop below, the four channels at once: MAXPS/MINPS take the
+       second operand unless the first is greater/less, so NaN and v <= 0
+       become 0 and v >= 1 becomes 1, as there; then the same product and
+       sum, the lanes packed (saturating, in range already) as bytes */
+    __m128 v = _mm_loadu_ps(rgba);
+    __m128i i;
+    uint32_t rgba8;
 
+    v = _mm_min_ps(_mm_max_ps(v, _mm_setzero_ps()), _mm_set1_ps(1.0f));
+    v = _mm_add_ps(_mm_mul_ps(v, _mm_set1_ps(255.0f)), _mm_set1_ps(0.5f));
+    i = _mm_cvttps_epi32(v);
+    i = _mm_packs_epi32(i, i);
+    i = _mm_packus_epi16(i, i);
+    rgba8 = (uint32_t)_mm_cvtsi128_si32(i);
+    /* the channels' order (f->comp as a word): the common ones first */
+    switch (ldn_le_p(f->comp, 4)) {
+    case 0x03020100:                    /* RGBA */
+        return rgba8;
+    case 0x04020100:                    /* RGBX */
+        return rgba8 | 0xff000000u;
+    case 0x03000102:                    /* BGRA */
+    case 0x04000102:                    /* BGRX */
+        w = (rgba8 & 0xff00ff00u) | (rgba8 >> 16 & 0xff) |
+            (rgba8 & 0xff) << 16;
+        return f->comp[3] == NV50_ROP_X ? w | 0xff000000u : w;
+    }
+    for (unsigned ch = 0; ch < 4; ch++) {
+        unsigned comp = f->comp[ch];
+
+        w |= (comp == NV50_ROP_X ? 0xffu : (rgba8 >> (8 * comp)) & 0xff)
+             << (8 * ch);
+    }
+#else
     for (unsigned ch = 0; ch < 4; ch++) {
         unsigned comp = f->comp[ch];
         float v = comp == NV50_ROP_X ? 1.0f : rgba[comp];
@@ -341,6 +377,7 @@ uint32_t nv50_rop_unorm8x4(const NV50RopFormat *f, const float rgba[4])
         v = v < 1 ? v : 1.0f;
         w |= (uint32_t)(int32_t)(v * 255 + 0.5f) << (8 * ch);
     }
+#endif
     return w;
 }
 

@@ -341,6 +341,25 @@ void nv50_rop_setup_bounds(NV50Rop *r, bool clear);
 
 /* rop-mem.c: the chunk cache */
 void nv50_rop_cache_flush(NV50Rop *r);
+/* Dirty bits [@off, @off + @len) of chunk @k (NV50Rop.track). */
+void nv50_rop_chunk_mask_set(RopChunk *k, uint32_t off, uint32_t len);
+
+static inline void rop_chunk_dirty(const NV50Rop *r, RopChunk *k,
+                                   uint32_t off, uint32_t len)
+{
+    k->dlo = MIN(k->dlo, off);
+    k->dhi = MAX(k->dhi, off + len);
+    if (r->track) {
+        nv50_rop_chunk_mask_set(k, off, len);
+    }
+}
+
+/* The address of the element at sample coordinates (x, y) of @s. */
+static inline uint64_t rop_elem_addr(const RopSurf *s, uint32_t x,
+                                     uint32_t y)
+{
+    return s->addr + nv50_surface_offset(&s->sf, x * s->bpp, y, s->z);
+}
 /* Move lane @l's dirty bytes into @r's cache (nv50_rop_end). */
 void nv50_rop_cache_merge(NV50Rop *r, NV50Rop *l);
 /* Read (or write) the element at sample coordinates (x, y) of @s. */
@@ -348,6 +367,53 @@ bool nv50_rop_elem_rw(NV50Rop *r, RopSurf *s, uint32_t x, uint32_t y,
                       uint8_t *buf, bool is_write);
 void nv50_rop_fill_row(NV50Rop *r, RopSurf *s, uint32_t x0, uint32_t x1,
                        uint32_t y, const uint8_t *val, const uint8_t *msk);
+
+/*
+ * nv50_rop_elem_rw, the element copied at once when the surface's last
+ * chunk holds it (4 and 8 bytes: one access).
+ */
+static inline bool rop_elem_rw(NV50Rop *r, RopSurf *s, uint32_t x,
+                               uint32_t y, uint8_t *buf, bool is_write)
+{
+    uint64_t addr = rop_elem_addr(s, x, y);
+    uint32_t off = addr & (ROP_CHUNK - 1);
+    RopChunk *k = s->mru;
+
+    if (k && k->addr == addr - off && off >= k->lo &&
+        off + s->bpp <= k->hi && (s->bpp == 4 || s->bpp == 8)) {
+        uint8_t *p = k->data + off;
+
+        if (!is_write) {
+            memcpy(buf, p, s->bpp == 4 ? 4 : 8);
+            return true;
+        }
+        memcpy(p, buf, s->bpp == 4 ? 4 : 8);
+        rop_chunk_dirty(r, k, off, s->bpp);
+        return true;
+    }
+    return nv50_rop_elem_rw(r, s, x, y, buf, is_write);
+}
+
+/*
+ * nv50_rop_elem_rw's write of 4-byte element @w at (x, y) of @s (bpp
+ * 4), stored at once when the surface's last chunk holds it.
+ */
+static inline void rop_elem_put32(NV50Rop *r, RopSurf *s, uint32_t x,
+                                  uint32_t y, uint32_t w)
+{
+    uint64_t addr = rop_elem_addr(s, x, y);
+    uint32_t off = addr & (ROP_CHUNK - 1);
+    RopChunk *k = s->mru;
+    uint8_t e[4];
+
+    if (k && k->addr == addr - off && off >= k->lo && off + 4 <= k->hi) {
+        stn_le_p(k->data + off, 4, w);
+        rop_chunk_dirty(r, k, off, 4);
+        return;
+    }
+    stn_le_p(e, 4, w);
+    nv50_rop_elem_rw(r, s, x, y, e, true);
+}
 
 /* rop-zs.c: comparison functions (CMP_*), zeta formats by ZETA_FORMAT */
 bool nv50_rop_compare(unsigned func, double a, double b);

@@ -186,7 +186,7 @@ static RopChunk *chunk_get(NV50Rop *r, RopSurf *s, uint64_t addr,
     return k;
 }
 
-static void chunk_mask_set(RopChunk *k, uint32_t off, uint32_t len)
+void nv50_rop_chunk_mask_set(RopChunk *k, uint32_t off, uint32_t len)
 {
     while (len) {
         uint32_t b = off % 64, n = MIN(len, 64 - b);
@@ -197,26 +197,11 @@ static void chunk_mask_set(RopChunk *k, uint32_t off, uint32_t len)
     }
 }
 
-static inline void chunk_dirty(const NV50Rop *r, RopChunk *k, uint32_t off,
-                               uint32_t len)
-{
-    k->dlo = MIN(k->dlo, off);
-    k->dhi = MAX(k->dhi, off + len);
-    if (r->track) {
-        chunk_mask_set(k, off, len);
-    }
-}
-
-static inline uint64_t elem_addr(const RopSurf *s, uint32_t x, uint32_t y)
-{
-    return s->addr + nv50_surface_offset(&s->sf, x * s->bpp, y, s->z);
-}
-
 /* Read (or write) the element at sample coordinates (x, y) of @s. */
 bool nv50_rop_elem_rw(NV50Rop *r, RopSurf *s, uint32_t x, uint32_t y,
                       uint8_t *buf, bool is_write)
 {
-    uint64_t addr = elem_addr(s, x, y);
+    uint64_t addr = rop_elem_addr(s, x, y);
     unsigned done = 0;
 
     while (done < s->bpp) {
@@ -230,7 +215,7 @@ bool nv50_rop_elem_rw(NV50Rop *r, RopSurf *s, uint32_t x, uint32_t y,
         }
         if (is_write) {
             memcpy(k->data + off, buf + done, n);
-            chunk_dirty(r, k, off, n);
+            rop_chunk_dirty(r, k, off, n);
         } else {
             memcpy(buf + done, k->data + off, n);
         }
@@ -307,7 +292,7 @@ void nv50_rop_fill_row(NV50Rop *r, RopSurf *s, uint32_t x0, uint32_t x1,
                     }
                 }
             }
-            chunk_dirty(r, k, off, n);
+            rop_chunk_dirty(r, k, off, n);
             addr += n;
             run -= n;
         }

@@ -101,7 +101,7 @@ static bool zs_one(NV50Rop *r, uint32_t xs, uint32_t ys, float z, bool front)
     if (xs >= s->width || ys >= s->height) {
         return false;
     }
-    if (!nv50_rop_elem_rw(r, s, xs, ys, e, false)) {
+    if (!rop_elem_rw(r, s, xs, ys, e, false)) {
         return false;
     }
     memcpy(old, e, sizeof(e));
@@ -137,7 +137,7 @@ static bool zs_one(NV50Rop *r, uint32_t xs, uint32_t ys, float z, bool front)
         rop_depth_set(zf, e, zf_val);
     }
     if (memcmp(e, old, s->bpp)) {
-        nv50_rop_elem_rw(r, s, xs, ys, e, true);
+        rop_elem_rw(r, s, xs, ys, e, true);
     }
     return spass && pass;
 }
