@@ -75,7 +75,7 @@ static bool fault(TeslaWarp *w, unsigned space, unsigned idx, uint32_t addr,
                            write ? "write" : "read", size, sp, addr);
 }
 
-/* Per-thread input words (a[] or v[]), 0 beyond what was given. */
+/* Words (p[]), 0 beyond what was given. */
 static void read_words(const uint32_t *words, uint64_t nwords, uint32_t addr,
                        unsigned size, void *buf)
 {
@@ -84,6 +84,22 @@ static void read_words(const uint32_t *words, uint64_t nwords, uint32_t addr,
     for (unsigned i = 0; i < size; i++) {
         uint64_t wi = (addr + i) / 4;
         uint32_t v = words && wi < nwords ? words[wi] : 0;
+
+        b[i] = v >> (((addr + i) & 3) * 8);
+    }
+}
+
+/* Thread @t's input words (a[] or v[]), 0 beyond what was given. */
+static void read_in_words(const TeslaRun *run, unsigned t, uint32_t addr,
+                          unsigned size, void *buf)
+{
+    const TeslaLaunch *l = &run->launch;
+    uint8_t *b = buf;
+
+    for (unsigned i = 0; i < size; i++) {
+        uint64_t wi = (addr + i) / 4;
+        uint32_t v = l->in && t < run->threads && wi < l->in_words
+                     ? tesla_launch_in(l, t, wi) : 0;
 
         b[i] = v >> (((addr + i) & 3) * 8);
     }
@@ -221,12 +237,7 @@ static bool space_rw(TeslaWarp *w, unsigned space, unsigned idx,
         if (write) {
             return fault(w, space, idx, addr, size, true);
         }
-        if (t < run->threads && run->launch.in) {
-            read_words(run->launch.in + (size_t)t * run->launch.in_words,
-                       run->launch.in_words, addr, size, buf);
-        } else {
-            memset(buf, 0, size);
-        }
+        read_in_words(run, t, addr, size, buf);
         return true;
     case TSPACE_P:
         if (write) {
@@ -306,7 +317,7 @@ static void fetch_in_words(TeslaWarp *w, const TeslaOperand *o, uint32_t m,
         }
         wi = tesla_mem_addr(w, o, l) / 4;
         buf[l] = in && t < run->threads && wi < iw
-                 ? in[(size_t)t * iw + wi] : 0;
+                 ? tesla_launch_in(&run->launch, t, wi) : 0;
     }
 }
 

@@ -131,9 +131,12 @@ typedef struct TeslaLaunch {
 
     /* Per-thread input words, thread-major: in[t * in_words + i] is the
        word at byte 4 * i.  a[] for vertex/geometry, v[] for fragment (the
-       value interp returns for that thread at that address). */
+       value interp returns for that thread at that address).  in_stride
+       not 0 (at least threads): word-major instead, in[i * in_stride +
+       t] (a warp's words for one address side by side). */
     const uint32_t *in;
     unsigned in_words;
+    unsigned in_stride;
 
     /* Geometry: p[] (one per MP, shared by all threads). */
     const uint32_t *p;
@@ -182,6 +185,15 @@ typedef struct TeslaLaunch {
        it tesla_run_reg returns 0. */
     bool keep_regs;
 } TeslaLaunch;
+
+/* Input word @i of thread @t of a launch's in[] (the caller checked t <
+   threads and i < in_words). */
+static inline uint32_t tesla_launch_in(const TeslaLaunch *l, unsigned t,
+                                       unsigned i)
+{
+    return l->in_stride ? l->in[(size_t)i * l->in_stride + t]
+                        : l->in[(size_t)t * l->in_words + i];
+}
 
 typedef enum TeslaRunStatus {
     TESLA_RUN_DONE,         /* every thread reached exit */

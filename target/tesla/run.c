@@ -211,6 +211,12 @@ TeslaRun *tesla_run_new(const TeslaEnv *env, const TeslaLaunch *launch,
                                     "not a multiple of 4", launch->threads);
             return NULL;
         }
+        if (launch->in_stride && launch->in_stride < launch->threads) {
+            *errp = g_strdup_printf("input word stride %u is below the "
+                                    "thread count %u", launch->in_stride,
+                                    launch->threads);
+            return NULL;
+        }
         run->threads = launch->threads;
         run->warps_per_unit = 1;
         run->nunits = (launch->threads + TESLA_WARP_SIZE - 1) /

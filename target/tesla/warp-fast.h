@@ -558,10 +558,16 @@ FAST_INLINE void FAST_FN(interp_in)(const TeslaWarp *w,
     if (in && wi < iw && run->threads > w->first_thread) {
         live = MIN(run->threads - w->first_thread,
                    (unsigned)TESLA_WARP_SIZE);
-        in += (size_t)w->first_thread * iw + wi;
+    }
+    if (live == TESLA_WARP_SIZE && run->launch.in_stride) {
+        /* word-major: the warp's words side by side */
+        memcpy(buf, in + (size_t)wi * run->launch.in_stride +
+               w->first_thread, 4 * TESLA_WARP_SIZE);
+        return;
     }
     for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
-        buf[l] = l < live ? in[(size_t)l * iw] : 0;
+        buf[l] = l < live ? tesla_launch_in(&run->launch,
+                                            w->first_thread + l, wi) : 0;
     }
 }
 

@@ -298,21 +298,23 @@ START_TEST(g200_features)
 }
 END_TEST
 
-/* Vertex program: a[] inputs, o[] outputs (also via a long dst). */
+/* Vertex program: a[] inputs (thread-major, then word-major with a
+   stride past the thread count), o[] outputs (also via a long dst). */
 START_TEST(vertex_io)
 {
     TProg p;
-    uint32_t in[8 * 2];
+    uint32_t in[11 * 2];
     TeslaInsn *i;
 
     tp_init(&p, TESLA_G80, TESLA_PROG_VP);
     p.launch.threads = 8;
     for (unsigned t = 0; t < 8; t++) {
-        in[t * 2] = t * 3;
-        in[t * 2 + 1] = 0x1000 + t;
+        in[_i ? t : t * 2] = t * 3;
+        in[_i ? 11 + t : t * 2 + 1] = 0x1000 + t;
     }
     p.launch.in = in;
     p.launch.in_words = 2;
+    p.launch.in_stride = _i ? 11 : 0;
     p.launch.out_words = 4;
     TP(&p, TOP_LD, R(1), MEM(TSPACE_A, 0, TTYPE_B32, 0, 4));
     TP(&p, TOP_ST, MEM(TSPACE_O, 0, TTYPE_B32, 0, 8), R(1));
@@ -377,7 +379,7 @@ Suite *tesla_exec_mem_suite(void)
     tcase_add_test(tc, faults);
     tcase_add_test(tc, atomics);
     tcase_add_test(tc, g200_features);
-    tcase_add_test(tc, vertex_io);
+    tcase_add_loop_test(tc, vertex_io, 0, 2);
     tcase_add_test(tc, geometry_emit);
     suite_add_tcase(s, tc);
     return s;

@@ -308,14 +308,15 @@ static const char fp_src[] =
 
 /*
  * interp and rcp of a fragment program (a whole warp and a partial one)
- * against the input words, the exact product and the SFU's rcp.
+ * against the input words, the exact product and the SFU's rcp; odd
+ * loops with the words word-major (TeslaLaunch.in_stride).
  */
 START_TEST(fast_fp_interp_rcp)
 {
-    enum { N = 36, W = 3 };
+    enum { N = 36, W = 3, S = 40 };
     g_autoptr(GArray) words = g_array_new(false, false, sizeof(uint32_t));
     g_autofree char *err = NULL;
-    uint32_t in[N * W];
+    uint32_t in[N * W], wm[S * W];
     TeslaEnv env = {
         .variant = TESLA_G84, .prog = TESLA_PROG_FP, .gprs = 8,
         .insn_budget = 1000000,
@@ -331,6 +332,11 @@ START_TEST(fast_fp_interp_rcp)
     env.code_words = words->len;
     for (unsigned i = 0; i < N * W; i++) {
         in[i] = f_input();
+        wm[(i % W) * S + i / W] = in[i];
+    }
+    if (_i & 1) {
+        launch.in = wm;
+        launch.in_stride = S;
     }
     run = tesla_run_new(&env, &launch, &err);
     ck_assert_msg(run, "launch: %s", err ? err : "?");
@@ -352,6 +358,11 @@ START_TEST(fast_fp_interp_rcp)
         }
     }
     tesla_run_free(run);
+    /* a stride below the thread count is refused */
+    launch.in_stride = N - 1;
+    g_clear_pointer(&err, g_free);
+    ck_assert_ptr_null(tesla_run_new(&env, &launch, &err));
+    ck_assert_ptr_nonnull(strstr(err, "stride"));
 }
 END_TEST
 

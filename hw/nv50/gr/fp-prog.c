@@ -388,9 +388,9 @@ uint64_t nv50_fp_prog_loads(const NV50FpProg *pr)
 
 /* --- a batch's shading --------------------------------------------------- */
 
-/* The v[] words of pixel @i of quad @q, to @out. */
+/* The v[] words of pixel @i of quad @q, word k to out[k * stride]. */
 static void pixel_in(const FpDraw *d, const FpPrim *p, const FpQuad *q,
-                     unsigned i, uint32_t *out)
+                     unsigned i, uint32_t *out, size_t stride)
 {
     float px = q->x + (i & 1) + 0.5f, py = q->y + (i >> 1) + 0.5f;
     const float *b = q->bary[i];
@@ -420,7 +420,7 @@ static void pixel_in(const FpDraw *d, const FpPrim *p, const FpQuad *q,
             }
             break;
         case SRC_CONST:
-            out[k] = s->bits;
+            out[k * stride] = s->bits;
             continue;
         case SRC_SPRITE_S:
             v = (px - (p->scr[0].x - p->point_size / 2)) / p->point_size;
@@ -432,67 +432,81 @@ static void pixel_in(const FpDraw *d, const FpPrim *p, const FpQuad *q,
             }
             break;
         }
-        out[k] = f32_to_bits(v);
+        out[k * stride] = f32_to_bits(v);
     }
     if (d->face) {
-        out[FP_FACE_WORD] = p->front ? 0xffffffffu : 0;
+        out[FP_FACE_WORD * stride] = p->front ? 0xffffffffu : 0;
     }
 }
 
+typedef float FpV4f __attribute__((vector_size(16)));
+typedef uint32_t FpV4u __attribute__((vector_size(16)));
+
+/* Word @k of the four pixels (out[k * stride + i]). */
+static inline void quad_word(uint32_t *out, size_t stride, unsigned k,
+                             FpV4u v)
+{
+    memcpy(out + k * stride, &v, sizeof(v));
+}
+
 /*
- * The v[] words of quad @q's four pixels (thread-major, in_words apart)
- * to @out: pixel_in's, a slot at a time for the four (a triangle's
- * interpolants in the same float sums); sprites go to pixel_in.
+ * The v[] words of quad @q's four pixels (word-major: word k of pixel i
+ * at out[k * stride + i]): pixel_in's, a slot at a time for the four (a
+ * triangle's interpolants in the same float sums, the four pixels as a
+ * vector's lanes); sprites go to pixel_in.
  */
 static void quad_in(const FpDraw *d, const FpPrim *p, const FpQuad *q,
-                    uint32_t *out)
+                    uint32_t *out, size_t stride)
 {
-    unsigned iw = d->in_words;
+    /* vertex j's weights at the four pixels (lanes): IEEE lane by lane */
+    FpV4f b[3];
 
+    for (unsigned j = 0; j < 3; j++) {
+        b[j] = (FpV4f) { q->bary[0][j], q->bary[1][j], q->bary[2][j],
+                         q->bary[3][j] };
+    }
     for (unsigned k = 0; k < p->nslots; k++) {
         const FpSlot *s = &p->slot[k];
 
         switch (s->src) {
         case SRC_POS_Z:
         case SRC_POS_W:
-        case SRC_INTERP:
+        case SRC_INTERP: {
+            FpV4f v;
+
             if (p->nverts != 3) {
                 goto pixels;
             }
-            for (unsigned i = 0; i < 4; i++) {
-                const float *b = q->bary[i];
-                float v = ((0.0f + b[0] * s->val[0]) + b[1] * s->val[1]) +
-                          b[2] * s->val[2];
-
-                out[i * iw + k] = f32_to_bits(v);
-            }
+            v = ((0.0f + b[0] * s->val[0]) + b[1] * s->val[1]) +
+                b[2] * s->val[2];
+            quad_word(out, stride, k, (FpV4u)v);
             break;
+        }
         case SRC_CONST:
-            for (unsigned i = 0; i < 4; i++) {
-                out[i * iw + k] = s->bits;
-            }
+            quad_word(out, stride, k, (FpV4u) { 0 } + s->bits);
             break;
         case SRC_POS_X:
-        case SRC_POS_Y:
-            for (unsigned i = 0; i < 4; i++) {
-                out[i * iw + k] = f32_to_bits(s->src == SRC_POS_X
-                                              ? q->x + (i & 1) + 0.5f
-                                              : q->y + (i >> 1) + 0.5f);
-            }
+        case SRC_POS_Y: {
+            float c = (s->src == SRC_POS_X ? q->x : q->y) + 0.5f;
+            float c1 = (s->src == SRC_POS_X ? q->x : q->y) + 1 + 0.5f;
+
+            quad_word(out, stride, k, (FpV4u)(s->src == SRC_POS_X
+                                              ? (FpV4f) { c, c1, c, c1 }
+                                              : (FpV4f) { c, c, c1, c1 }));
             break;
+        }
         default:
             goto pixels;
         }
     }
     if (d->face) {
-        for (unsigned i = 0; i < 4; i++) {
-            out[i * iw + FP_FACE_WORD] = p->front ? 0xffffffffu : 0;
-        }
+        quad_word(out, stride, FP_FACE_WORD,
+                  (FpV4u) { 0 } + (p->front ? 0xffffffffu : 0));
     }
     return;
 pixels:
     for (unsigned i = 0; i < 4; i++) {
-        pixel_in(d, p, q, i, out + (size_t)i * iw);
+        pixel_in(d, p, q, i, out + i, stride);
     }
 }
 
@@ -509,13 +523,14 @@ static void batch_run(FpBatch *b, unsigned executor, uint64_t budget)
         for (unsigned qi = 0; qi < b->nquads; qi++) {
             const FpQuad *q = &b->quad[qi];
 
-            quad_in(d, &b->prim[q->prim], q,
-                    b->in + (size_t)qi * 4 * d->in_words);
+            quad_in(d, &b->prim[q->prim], q, b->in + (size_t)qi * 4,
+                    threads);
         }
     }
     tl.threads = threads;
     tl.in = d->in_words ? b->in : NULL;
     tl.in_words = d->in_words;
+    tl.in_stride = threads;         /* word-major: quad_in's */
     tl.invisible = b->invisible;
     tl.entry = d->entry;
     tl.local_uncleared = true;
