@@ -3,8 +3,9 @@
  *
  * One FIFO of queued jobs under the pool's mutex; a worker takes the
  * oldest, runs it unlocked, marks it done and broadcasts.  A waiter whose
- * job is still queued takes it off the queue and runs it itself, so a
- * waiter never sleeps on work nobody has started.
+ * job is still queued takes it off the queue and runs it itself, and one
+ * whose job is running runs the oldest queued jobs meanwhile, so a
+ * waiter never sleeps while there is work nobody has started.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -158,18 +159,30 @@ bool workpool_poll(WorkPool *p, WorkJob *job)
     return done;
 }
 
+/* Run queued @job on the waiter's thread (executor 0); p->lock held. */
+static void run_here(WorkPool *p, WorkJob *job)
+{
+    unlink_job(p, job);
+    job->state = JOB_RUNNING;
+    g_mutex_unlock(&p->lock);
+    job->fn(job, 0);
+    g_mutex_lock(&p->lock);
+    job->state = JOB_DONE;
+    g_cond_broadcast(&p->done);
+}
+
 void workpool_wait(WorkPool *p, WorkJob *job)
 {
     g_mutex_lock(&p->lock);
     if (job->state == JOB_QUEUED) {
-        unlink_job(p, job);
-        job->state = JOB_RUNNING;
-        g_mutex_unlock(&p->lock);
-        job->fn(job, 0);
-        g_mutex_lock(&p->lock);
-        job->state = JOB_DONE;
+        run_here(p, job);
     }
     while (job->state == JOB_RUNNING) {
+        if (p->head) {
+            /* rather than sleep, the oldest queued job */
+            run_here(p, p->head);
+            continue;
+        }
         g_cond_wait(&p->done, &p->lock);
     }
     job->state = JOB_IDLE;

@@ -42,7 +42,12 @@ void workpool_free(WorkPool *p);
 unsigned workpool_threads(const WorkPool *p);
 /* Queue @job (not queued or running already). */
 void workpool_submit(WorkPool *p, WorkJob *job);
-/* Return once @job (submitted) has run, running it here if not started. */
+/*
+ * Return once @job (submitted) has run, running it here if not started,
+ * and other queued jobs here while it runs on a worker (so a job must
+ * not depend on a later one having run, nor two queued jobs on each
+ * other's order).
+ */
 void workpool_wait(WorkPool *p, WorkJob *job);
 /*
  * true if @job has run (as workpool_wait would then return at once, and

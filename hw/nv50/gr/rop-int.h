@@ -100,6 +100,7 @@
 #define ROP_MAX_CHUNKS          2048        /* 8 MiB buffered at most */
 #define ROP_MAX_DIM             16384
 #define ROP_MAX_LANES           8           /* nv50_rop_lanes */
+#define ROP_MRU                 4           /* RopSurf.mru */
 
 /* canonical comparison functions, stencil ops, blend factors */
 enum { CMP_NEVER, CMP_LESS, CMP_EQUAL, CMP_LEQUAL, CMP_GREATER,
@@ -137,7 +138,9 @@ typedef struct RopSurf {
     uint32_t z;                 /* slice (3D), else 0 */
     unsigned bpp;
     uint32_t width, height;     /* in samples */
-    struct RopChunk *mru;
+    /* the last chunk used, by address bits above the chunk's (so the
+       rows of a quad in a pitch-linear surface keep theirs) */
+    struct RopChunk *mru[ROP_MRU];
 } RopSurf;
 
 typedef struct RopBlend {
@@ -349,7 +352,12 @@ static inline void rop_chunk_dirty(const NV50Rop *r, RopChunk *k,
 {
     k->dlo = MIN(k->dlo, off);
     k->dhi = MAX(k->dhi, off + len);
-    if (r->track) {
+    if (!r->track) {
+        return;
+    }
+    if (off % 64 + len < 64) {
+        k->dmask[off / 64] |= ((1ull << len) - 1) << (off % 64);
+    } else {
         nv50_rop_chunk_mask_set(k, off, len);
     }
 }
@@ -377,7 +385,7 @@ static inline bool rop_elem_rw(NV50Rop *r, RopSurf *s, uint32_t x,
 {
     uint64_t addr = rop_elem_addr(s, x, y);
     uint32_t off = addr & (ROP_CHUNK - 1);
-    RopChunk *k = s->mru;
+    RopChunk *k = s->mru[addr >> ROP_CHUNK_BITS & (ROP_MRU - 1)];
 
     if (k && k->addr == addr - off && off >= k->lo &&
         off + s->bpp <= k->hi && (s->bpp == 4 || s->bpp == 8)) {
@@ -403,7 +411,7 @@ static inline void rop_elem_put32(NV50Rop *r, RopSurf *s, uint32_t x,
 {
     uint64_t addr = rop_elem_addr(s, x, y);
     uint32_t off = addr & (ROP_CHUNK - 1);
-    RopChunk *k = s->mru;
+    RopChunk *k = s->mru[addr >> ROP_CHUNK_BITS & (ROP_MRU - 1)];
     uint8_t e[4];
 
     if (k && k->addr == addr - off && off >= k->lo && off + 4 <= k->hi) {

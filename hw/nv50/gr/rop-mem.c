@@ -92,7 +92,7 @@ void nv50_rop_cache_flush(NV50Rop *r)
     g_hash_table_remove_all(r->chunks);
     r->nchunks = 0;
     for (unsigned i = 0; i <= ZETA; i++) {
-        r->surf[i].mru = NULL;
+        memset(r->surf[i].mru, 0, sizeof(r->surf[i].mru));
     }
 }
 
@@ -148,7 +148,8 @@ static RopChunk *chunk_get(NV50Rop *r, RopSurf *s, uint64_t addr,
 {
     uint64_t base = addr & ~(uint64_t)(ROP_CHUNK - 1);
     uint32_t off = addr - base, lo, hi;
-    RopChunk *k = s->mru;
+    RopChunk **mru = &s->mru[addr >> ROP_CHUNK_BITS & (ROP_MRU - 1)];
+    RopChunk *k = *mru;
     uint64_t key;
 
     if (k && k->addr == base && off >= k->lo && off + len <= k->hi) {
@@ -182,7 +183,7 @@ static RopChunk *chunk_get(NV50Rop *r, RopSurf *s, uint64_t addr,
     if (!chunk_load(r, k, lo, hi)) {
         return NULL;
     }
-    s->mru = k;
+    *mru = k;
     return k;
 }
 
@@ -354,6 +355,6 @@ void nv50_rop_cache_merge(NV50Rop *r, NV50Rop *l)
     g_hash_table_remove_all(l->chunks);
     l->nchunks = 0;
     for (unsigned i = 0; i <= ZETA; i++) {
-        l->surf[i].mru = NULL;
+        memset(l->surf[i].mru, 0, sizeof(l->surf[i].mru));
     }
 }

@@ -555,7 +555,7 @@ unsigned nv50_rop_lanes(NV50Rop *r, unsigned n)
         l->nlanes = 0;
         l->last_x = l->last_y = -1;
         for (unsigned j = 0; j <= ZETA; j++) {
-            l->surf[j].mru = NULL;
+            memset(l->surf[j].mru, 0, sizeof(l->surf[j].mru));
         }
         r->lane[i] = l;
     }
