@@ -413,6 +413,63 @@ START_TEST(test_msaa_depth_per_sample)
 }
 END_TEST
 
+/*
+ * MULTISAMPLE_ENABLE off with early Z: the one rasterised sample's depth
+ * is tested at every sample, and only those that pass are written, on
+ * whatever thread retires the pixel (fp-retire.c: the early test's
+ * result travels with the quad).
+ */
+START_TEST(test_msaa_off_early_z_samples)
+{
+    const Mode *md = &modes[1];
+    const double full[3][2] = { { 0, 0 }, { 2 * W, 0 }, { 0, 2 * H } };
+    const float z[3] = { 0.5f, 0.5f, 0.5f };
+    static const uint8_t col[4] = { 0, 248, 0, 255 };
+    NV50PipePrim p;
+
+    for (unsigned threads = 0; threads <= 3; threads += 3) {
+        nv50_fp_set_threads(threads);
+        ms_target(md);
+        ms_fill(md, 0);
+        m(ZETA_ADDRESS_HIGH, (uint32_t)(ZETA_VA >> 32));
+        m(ZETA_ADDRESS_LOW, (uint32_t)ZETA_VA);
+        m(ZETA_FORMAT, FMT_Z32_FLOAT);
+        m(ZETA_TILE_MODE, 0);
+        m(ZETA_HORIZ, W << md->ms_x);
+        m(ZETA_VERT, H << md->ms_y);
+        m(ZETA_ARRAY_MODE, 1);
+        m(ZETA_ENABLE, 1);
+        m(DEPTH_TEST_ENABLE, 1);
+        m(DEPTH_WRITE_ENABLE, 1);
+        m(DEPTH_TEST_FUNC, FUNC_LESS);
+        /* samples 0 and 2 nearer (0.25) than the draw, 1 and 3 farther */
+        for (int y = 0; y < H; y++) {
+            for (int x = 0; x < W; x++) {
+                for (unsigned s = 0; s < 4; s++) {
+                    gr_wr32(ms_addr(ZETA_VA, md, 4, x, y, s),
+                            s % 2 ? 0x3f800000 : 0x3e800000);
+                }
+            }
+        }
+        m(MULTISAMPLE_ENABLE, 0);
+        fp_color(col);
+        p = tri(full, z);
+        draw(&p);
+        for (int y = 0; y < H; y++) {
+            for (int x = 0; x < W; x++) {
+                for (unsigned s = 0; s < 4; s++) {
+                    ck_assert_msg(ms_get(md, x, y, s) ==
+                                  (s % 2 ? 0xff00f800u : 0),
+                                  "%u threads: pixel %d,%d sample %u: 0x%x",
+                                  threads, x, y, s, ms_get(md, x, y, s));
+                }
+            }
+        }
+    }
+    nv50_fp_set_threads(0);
+}
+END_TEST
+
 /* ALPHA_TO_COVERAGE: alpha k / 8 keeps k samples of 8. */
 START_TEST(test_msaa_alpha_to_coverage)
 {
@@ -617,6 +674,7 @@ Suite *nv50_msaa_suite(void)
     tcase_add_test(tc, test_msaa_point_line_coverage);
     tcase_add_test(tc, test_msaa_sample_mask_and_off);
     tcase_add_test(tc, test_msaa_depth_per_sample);
+    tcase_add_test(tc, test_msaa_off_early_z_samples);
     tcase_add_test(tc, test_msaa_alpha_to_coverage);
     tcase_add_loop_test(tc, test_msaa_resolve, 0, G_N_ELEMENTS(modes));
     tcase_add_test(tc, test_msaa_draw_then_resolve);

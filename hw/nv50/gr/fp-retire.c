@@ -102,6 +102,11 @@ static void fp_output(FpLane *l, const uint32_t *reg, const FpQuad *q,
             }
         }
     }
+    if (d->bcast && !d->late_z) {
+        /* the samples early Z let through, on the engine thread's lane */
+        nv50_rop_zs_broadcast_set(l->rop, q->x + (i & 1), q->y + (i >> 1),
+                                  q->bcast[i]);
+    }
     for (unsigned rest = samples & 0xff; rest; rest &= rest - 1) {
         nv50_rop_write(l->rop, q->x + (i & 1), q->y + (i >> 1), ctz32(rest),
                        color);

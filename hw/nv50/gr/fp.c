@@ -327,6 +327,10 @@ static void fp_quad(void *opaque, const RasterQuad *rq)
             }
         }
         q.samples[i] = samples;
+        q.bcast[i] = d->bcast && !d->late_z
+                     ? nv50_rop_zs_broadcast(d->rop, q.x + (i & 1),
+                                             q.y + (i >> 1))
+                     : 0xff;
         if (samples) {
             q.mask |= 1u << i;
         }
@@ -383,6 +387,7 @@ NV50FpDraw *nv50_fp_begin(NV50GrCall *c, NV50Gr3dState *st, NV50Rop *rop)
     nv50_rop_bounds(rop, &d->rp);
     d->outputs = MIN(nv50_rop_outputs(rop), (unsigned)NV50_PIPE_RTS);
     d->zs_passes = nv50_rop_zs_passes(rop);
+    d->bcast = nv50_rop_broadcasts(rop);
     d->rp.subpixel_bits = 8;    /* UNVERIFIED for the G84 */
     d->pool = fp_pool_get();
     fp_batches_init(d);

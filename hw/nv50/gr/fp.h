@@ -59,6 +59,7 @@ typedef struct FpQuad {
     int x, y;
     unsigned mask;              /* pixels with a surviving sample */
     uint8_t samples[4];         /* surviving samples of each pixel */
+    uint8_t bcast[4];           /* early Z's nv50_rop_zs_broadcast */
     uint8_t prim;               /* in the batch's prim[] */
     float bary[4][3];           /* of the primitive's vertices */
     float z[4];                 /* at the pixel centres */
@@ -144,6 +145,7 @@ struct NV50FpDraw {
     unsigned results;
     bool multiple, exports_z, late_z, alpha_test;
     bool zs_passes;             /* nv50_rop_zs_passes: no Z test to do */
+    bool bcast;                 /* nv50_rop_broadcasts */
     bool quad_out;              /* fp_output_quad may stand for fp_output */
     bool alpha_cov;             /* ALPHA_TO_COVERAGE (the ROP's) */
     bool samplecnt;             /* SAMPLECNT_ENABLE */

@@ -137,6 +137,17 @@ bool nv50_rop_zs_test(NV50Rop *r, int x, int y, unsigned sample, float z,
  */
 bool nv50_rop_zs_passes(const NV50Rop *r);
 /*
+ * One sample rasterised on a multisample surface (broadcast: _broadcasts
+ * says if so): the surface samples of pixel (x, y) its last
+ * nv50_rop_zs_test let through (0xff if that test was of another
+ * pixel), and the same set on @r (another lane; 0xff: every enabled
+ * sample) for its nv50_rop_write of the pixel, so that an early test
+ * on one lane and the writes on another write the same samples.
+ */
+bool nv50_rop_broadcasts(const NV50Rop *r);
+uint8_t nv50_rop_zs_broadcast(const NV50Rop *r, int x, int y);
+void nv50_rop_zs_broadcast_set(NV50Rop *r, int x, int y, uint8_t pass);
+/*
  * True if writes of sample 0 go to one plain target (one sample, one
  * 8-bit UNORM RT written whole, no blending, logic op or clip
  * rectangles): nv50_rop_write_quad may then stand for nv50_rop_write.

@@ -191,3 +191,22 @@ bool nv50_rop_zs_test(NV50Rop *r, int x, int y, unsigned sample, float z,
     return pass != 0;
 }
 
+
+bool nv50_rop_broadcasts(const NV50Rop *r)
+{
+    return r && !r->ms_raster && r->ms.samples > 1;
+}
+
+uint8_t nv50_rop_zs_broadcast(const NV50Rop *r, int x, int y)
+{
+    return r && x == r->last_x && y == r->last_y ? r->last_pass : 0xff;
+}
+
+void nv50_rop_zs_broadcast_set(NV50Rop *r, int x, int y, uint8_t pass)
+{
+    if (r) {
+        r->last_x = pass == 0xff ? -1 : x;
+        r->last_y = y;
+        r->last_pass = pass;
+    }
+}
