@@ -267,6 +267,39 @@ static void fp_kick(FpDraw *d, uint64_t min)
     }
 }
 
+/*
+ * Idle lanes with about a batch to retire between them (a small draw's
+ * end): retired here, sparing a worker's wake-up for each; false if
+ * there is more.
+ */
+static bool fp_lanes_here(FpDraw *d)
+{
+    uint64_t pending = 0;
+
+    for (unsigned i = 0; i < d->nlanes; i++) {
+        FpLane *l = &d->lane[i];
+
+        if (l->busy && workpool_poll(d->pool, &l->job)) {
+            l->busy = false;
+            l->next = l->to;
+        }
+        pending += l->busy ? 0 : d->shaded - l->next;
+    }
+    if (pending > d->nlanes) {
+        return false;
+    }
+    for (unsigned i = 0; i < d->nlanes; i++) {
+        FpLane *l = &d->lane[i];
+
+        if (!l->busy && l->next < d->shaded) {
+            l->to = d->shaded;
+            fp_lane_job(&l->job, 0);    /* its last job is done */
+            l->next = l->to;
+        }
+    }
+    return true;
+}
+
 /* Return once every lane has retired the batches before @upto. */
 static void fp_retired(FpDraw *d, uint64_t upto)
 {
@@ -275,7 +308,9 @@ static void fp_retired(FpDraw *d, uint64_t upto)
     fp_collect(d, upto);
     while (again) {
         again = false;
-        fp_kick(d, 1);
+        if (!fp_lanes_here(d)) {
+            fp_kick(d, 1);
+        }
         for (unsigned i = 0; i < d->nlanes; i++) {
             FpLane *l = &d->lane[i];
 
