@@ -341,9 +341,32 @@ static void warp_reset(TeslaRun *run, TeslaWarp *w, unsigned index,
     w->valid = nthreads >= TESLA_WARP_SIZE ? WARP_FULL
                                            : (1u << nthreads) - 1;
     w->mask = w->valid;
-    for (unsigned l = 0; l < nthreads && l < TESLA_WARP_SIZE; l++) {
+    nthreads = MIN(nthreads, (unsigned)TESLA_WARP_SIZE);
+    for (unsigned l = 0; l < nthreads; l++) {
         run->tstate[first + l] |= TTS_RAN;
     }
+}
+
+/* Bit l: the byte bools @b[l] (l < n) set. */
+static uint32_t bool_mask(const bool *b, unsigned n)
+{
+    uint32_t m = 0;
+
+#ifdef __SSE2__
+    if (n == TESLA_WARP_SIZE) {
+        __m128i z = _mm_setzero_si128();
+        uint32_t lo = _mm_movemask_epi8(_mm_cmpeq_epi8(
+                          _mm_loadu_si128((const __m128i *)b), z));
+        uint32_t hi = _mm_movemask_epi8(_mm_cmpeq_epi8(
+                          _mm_loadu_si128((const __m128i *)(b + 16)), z));
+
+        return ~(lo | hi << 16);
+    }
+#endif
+    for (unsigned l = 0; l < n; l++) {
+        m |= (uint32_t)b[l] << l;
+    }
+    return m;
 }
 
 static void unit_start(TeslaRun *run)
@@ -361,12 +384,9 @@ static void unit_start(TeslaRun *run)
         warp_reset(run, w, u, first, MIN(run->threads - first,
                                          (unsigned)TESLA_WARP_SIZE));
         if (run->env.prog == TESLA_PROG_FP && run->launch.invisible) {
-            for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
-                if ((w->valid & (1u << l)) &&
-                    run->launch.invisible[first + l]) {
-                    w->invisible |= 1u << l;
-                }
-            }
+            w->invisible = bool_mask(run->launch.invisible + first,
+                                     MIN(run->threads - first,
+                                         (unsigned)TESLA_WARP_SIZE));
         }
     } else {
         const TeslaLaunch *L = &run->launch;

@@ -441,6 +441,64 @@ START_TEST(fast_rcp_lanes)
 }
 END_TEST
 
+typedef struct LiveTex {
+    unsigned calls;
+    uint32_t mask[4];
+} LiveTex;
+
+static void live_tex(void *opaque, const TeslaInsn *insn, uint32_t mask,
+                     uint32_t coords[][TESLA_WARP_SIZE], unsigned ncoords,
+                     uint32_t out[4][TESLA_WARP_SIZE])
+{
+    LiveTex *lt = opaque;
+
+    if (lt->calls < 4) {
+        lt->mask[lt->calls] = mask;
+    }
+    lt->calls++;
+}
+
+/*
+ * A fragment launch's invisible (helper) pixels: a "live" texture
+ * request leaves them out, warp by warp (a whole warp, a partial one).
+ */
+START_TEST(fp_invisible_live)
+{
+    enum { N = 40 };
+    g_autoptr(GArray) words = g_array_new(false, false, sizeof(uint32_t));
+    g_autofree char *err = NULL;
+    bool inv[N];
+    LiveTex lt = { 0 };
+    TeslaEnv env = {
+        .variant = TESLA_G84, .prog = TESLA_PROG_FP, .gprs = 4,
+        .insn_budget = 1000000, .tex = live_tex, .opaque = &lt,
+    };
+    TeslaLaunch launch = { .threads = N, .invisible = inv };
+    uint32_t want[2] = { 0, 0 };
+    TeslaRun *run;
+
+    ck_assert_msg(tesla_assemble(TESLA_G84, TESLA_PROG_FP,
+                                 "texauto live $r0:$r1:$r2:$r3 $t0 $s0 "
+                                 "$r0:$r1\n"
+                                 "mov b32 $r1 $r0\n"
+                                 "exit nop\n", words, &err),
+                  "assemble: %s", err ? err : "?");
+    env.code = (const uint32_t *)words->data;
+    env.code_words = words->len;
+    for (unsigned t = 0; t < N; t++) {
+        inv[t] = (t * 7 + _i) % 3 == 0;
+        want[t / 32] |= (uint32_t)!inv[t] << (t % 32);
+    }
+    run = tesla_run_new(&env, &launch, &err);
+    ck_assert_msg(run, "launch: %s", err ? err : "?");
+    ck_assert_int_eq(tesla_run_exec(run), TESLA_RUN_DONE);
+    ck_assert_uint_eq(lt.calls, 2);
+    ck_assert_uint_eq(lt.mask[0], want[0]);
+    ck_assert_uint_eq(lt.mask[1], want[1]);
+    tesla_run_free(run);
+}
+END_TEST
+
 /*
  * A decode cache kept across runs (TeslaEnv.decoded): a second run of
  * the same code decodes nothing; new words at the same place, after
@@ -505,6 +563,7 @@ Suite *tesla_fast_suite(void)
     tcase_add_test(tc, fast_f32_flush);
     tcase_add_loop_test(tc, fast_fp_interp_rcp, 0, 4);
     tcase_add_loop_test(tc, fast_rcp_lanes, 0, 2);
+    tcase_add_loop_test(tc, fp_invisible_live, 0, 3);
     tcase_add_test(tc, fast_code_cache);
     suite_add_tcase(s, tc);
     return s;
