@@ -8,7 +8,8 @@
  * viewport its GP says, with 4 viewports of their own transform, depth
  * range and scissor; every pixel of every layer against a plain C
  * reference of the same quads (coverage exact: the scissors bound quads
- * larger than their viewports).
+ * larger than their viewports); the depth test against a layered zeta
+ * buffer.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -23,6 +24,7 @@
 #define VA_VB0      (GR_VA_DATA + 0x20000)
 #define VA_VB1      (GR_VA_DATA + 0x30000)
 #define VA_RT       (GR_VA_DATA + 0x100000)
+#define VA_ZETA     (GR_VA_DATA + 0x200000)
 
 /* the back end's state (rnndb g80_3d.xml) */
 #define RT_ADDRESS_HIGH0        0x0200
@@ -45,7 +47,21 @@
 #define FP_INTERPOLANT_CTRL     0x1988
 #define FP_REG_ALLOC_TEMP       0x198c
 #define FP_CONTROL              0x19a8
+#define ZETA_ADDRESS_HIGH       0x0fe0
+#define ZETA_ADDRESS_LOW        0x0fe4
+#define ZETA_FORMAT             0x0fe8
+#define ZETA_LAYER_STRIDE       0x0ff0
+#define ZETA_HORIZ              0x1228
+#define ZETA_VERT               0x122c
+#define ZETA_ARRAY_MODE         0x1230
+#define ZETA_ENABLE             0x1538
+#define DEPTH_TEST_ENABLE       0x12cc
+#define DEPTH_WRITE_ENABLE      0x12e8
+#define DEPTH_TEST_FUNC         0x130c
+#define FUNC_LESS               0x201
 #define FMT_RGBA32_FLOAT        0xc0
+#define FMT_Z32_FLOAT           0x0a
+#define ZETA_LAYER_BYTES        0x10000     /* past a 64x64 Z32 layer */
 
 #define RT_W        64
 #define LAYERS      4
@@ -250,10 +266,10 @@ typedef struct Ref {
  * array's 4, or @idx without USE_GP), inside viewport vp's scissor (the
  * GP's, 0 from 16 on, or 0 without GP_VIEWPORT_ID_ENABLE), at z through
  * that viewport's transform clamped to its depth range; later quads
- * over earlier ones.
+ * over earlier ones, with @zbuf (cleared to 1) only where z is less.
  */
-static void ref_draw(Ref *ref, const Quad *q, unsigned n, bool use_gp,
-                     uint32_t idx, bool vp_enable)
+static void ref_draw_z(Ref *ref, const Quad *q, unsigned n, bool use_gp,
+                       uint32_t idx, bool vp_enable, Ref *zbuf)
 {
     for (unsigned l = 0; l < LAYERS; l++) {
         for (unsigned y = 0; y < RT_W; y++) {
@@ -275,12 +291,24 @@ static void ref_draw(Ref *ref, const Quad *q, unsigned n, bool use_gp,
         vp_scissor(vp, sc);
         for (int y = sc[2]; y < sc[3]; y++) {
             for (int x = sc[0]; x < sc[1]; x++) {
+                if (zbuf && !(z < zbuf->px[layer][y][x][0])) {
+                    continue;
+                }
+                if (zbuf) {
+                    zbuf->px[layer][y][x][0] = z;
+                }
                 ref->px[layer][y][x][0] = quad_r(j);
                 ref->px[layer][y][x][1] = quad_g(j);
                 ref->px[layer][y][x][2] = z;
             }
         }
     }
+}
+
+static void ref_draw(Ref *ref, const Quad *q, unsigned n, bool use_gp,
+                     uint32_t idx, bool vp_enable)
+{
+    ref_draw_z(ref, q, n, use_gp, idx, vp_enable, NULL);
 }
 
 static float rt_get(unsigned l, int x, int y, unsigned c)
@@ -353,6 +381,48 @@ START_TEST(gp_viewport_only)
 }
 END_TEST
 
+/*
+ * A layered Z32_FLOAT zeta buffer (ZETA_ARRAY_MODE 4, its own layer
+ * stride) with the depth test LESS: each quad is tested against its own
+ * layer's depths (a layer past 4 against layer 0's).
+ */
+START_TEST(gp_layer_depth)
+{
+    static const Quad zq[] = {
+        { 0, 0, 0.8f }, { 1, 0, -0.8f }, { 0, 0, 0.0f }, { 1, 0, 0.0f },
+        { 9, 1, -0.8f }, { 2, 1, 0.0f }, { 2, 1, 0.8f },
+    };
+    const unsigned n = G_N_ELEMENTS(zq);
+    g_autofree Ref *ref = g_new0(Ref, 1);
+    g_autofree Ref *zbuf = g_new0(Ref, 1);
+
+    for (unsigned i = 0; i < LAYERS * ZETA_LAYER_BYTES / 4; i++) {
+        gr_wr32(VA_ZETA + 4 * i, f2u(1.0f));
+    }
+    for (unsigned l = 0; l < LAYERS; l++) {
+        for (unsigned y = 0; y < RT_W; y++) {
+            for (unsigned x = 0; x < RT_W; x++) {
+                zbuf->px[l][y][x][0] = 1.0f;
+            }
+        }
+    }
+    m(ZETA_ADDRESS_HIGH, (uint32_t)(VA_ZETA >> 32));
+    m(ZETA_ADDRESS_LOW, (uint32_t)VA_ZETA);
+    m(ZETA_FORMAT, FMT_Z32_FLOAT);
+    m(ZETA_LAYER_STRIDE, ZETA_LAYER_BYTES >> 2);
+    m(ZETA_HORIZ, RT_W);
+    m(ZETA_VERT, RT_W);
+    m(ZETA_ARRAY_MODE, LAYERS);
+    m(ZETA_ENABLE, 1);
+    m(DEPTH_TEST_ENABLE, 1);
+    m(DEPTH_WRITE_ENABLE, 1);
+    m(DEPTH_TEST_FUNC, FUNC_LESS);
+    draw_quads(zq, n);
+    ref_draw_z(ref, zq, n, true, 0, true, zbuf);
+    check_rt(ref);
+}
+END_TEST
+
 /* NV50PipePrim.layer and .viewport of each primitive caught */
 static uint32_t sel_layer[MAXPRIMS];
 static unsigned sel_vp[MAXPRIMS];
@@ -403,6 +473,7 @@ Suite *nv50_layer_suite(void)
     tcase_add_test(tc, gp_layer_off);
     tcase_add_test(tc, gp_viewport_only);
     tcase_add_test(tc, gp_prim_selectors);
+    tcase_add_test(tc, gp_layer_depth);
     suite_add_tcase(s, tc);
     return s;
 }
