@@ -74,9 +74,8 @@ void nv50_evo_notify(NV50State *s, int c, uint32_t mthd, uint32_t ctl,
 
 /* --- evo-update.c --- */
 
-/* Copy method @mthd's data to its state register (+4: the armed copy). */
-void nv50_evo_mirror(NV50State *s, int c, uint32_t mthd, uint32_t data,
-                     bool armed);
+/* Copy method @mthd's data to its state register (assembly). */
+void nv50_evo_mirror(NV50State *s, int c, uint32_t mthd, uint32_t data);
 /* Channel c's UPDATE method (@data): pending until it can complete. */
 void nv50_evo_update(NV50State *s, int c, uint32_t data);
 /* Start what the pending UPDATEs allow. */

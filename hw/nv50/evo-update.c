@@ -117,29 +117,11 @@ static const EvoMirrorSet *evo_mirror_sets(int c, size_t *n, hwaddr *off)
     return NULL;
 }
 
-void nv50_evo_mirror(NV50State *s, int c, uint32_t mthd, uint32_t data,
-                     bool armed)
-{
-    size_t n;
-    hwaddr off;
-    const EvoMirrorSet *sets = evo_mirror_sets(c, &n, &off);
-
-    for (size_t i = 0; i < n; i++) {
-        const EvoMirrorSet *set = &sets[i];
-
-        for (int k = 0; k < set->count; k++) {
-            for (size_t e = 0; e < set->n; e++) {
-                if (set->list[e].mthd + k * set->mthd_stride == mthd) {
-                    *nv50_pdisp_reg(s, set->list[e].reg + off +
-                                    k * set->reg_stride +
-                                    (armed ? 4 : 0)) = data;
-                }
-            }
-        }
-    }
-}
-
-static void evo_mirror_armed(NV50State *s, int c)
+/*
+ * Channel c's state registers: method @mthd's (assembly) copy gets
+ * @data, or with @mthd < 0 every armed copy (+4) its chan[c].armed[].
+ */
+static void evo_mirror_write(NV50State *s, int c, int mthd, uint32_t data)
 {
     const uint32_t *armed = s->pdisp->chan[c].armed;
     size_t n;
@@ -152,12 +134,26 @@ static void evo_mirror_armed(NV50State *s, int c)
         for (int k = 0; k < set->count; k++) {
             for (size_t e = 0; e < set->n; e++) {
                 uint32_t m = set->list[e].mthd + k * set->mthd_stride;
+                hwaddr reg = set->list[e].reg + off + k * set->reg_stride;
 
-                *nv50_pdisp_reg(s, set->list[e].reg + off +
-                                k * set->reg_stride + 4) = armed[m >> 2];
+                if (mthd < 0) {
+                    *nv50_pdisp_reg(s, reg + 4) = armed[m >> 2];
+                } else if (m == (uint32_t)mthd) {
+                    *nv50_pdisp_reg(s, reg) = data;
+                }
             }
         }
     }
+}
+
+void nv50_evo_mirror(NV50State *s, int c, uint32_t mthd, uint32_t data)
+{
+    evo_mirror_write(s, c, mthd, data);
+}
+
+static void evo_mirror_armed(NV50State *s, int c)
+{
+    evo_mirror_write(s, c, -1, 0);
 }
 
 /* ---- UPDATE ---- */

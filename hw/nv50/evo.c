@@ -192,7 +192,7 @@ static void evo_method(NV50State *s, int c, uint32_t mthd, uint32_t data)
     gemu_log_mask(LOG_TRACE_METHOD, "nv50: EVO %s mthd 0x%03x = 0x%08x\n",
                   evo_chan_names[c], mthd, data);
     ch->assembly[mthd >> 2] = data;
-    nv50_evo_mirror(s, c, mthd, data, false);
+    nv50_evo_mirror(s, c, mthd, data);
     if (mthd == EVO_UPDATE) {
         nv50_evo_update(s, c, data);
     } else if (c == NV50_EVO_CORE && mthd == CORE_GET_CAPABILITIES) {
