@@ -440,7 +440,7 @@ static void unit_start(TeslaRun *run)
 /*
  * A whole warp's registers 0..gprs-1 to its threads' rows of @regs
  * (thread-major, gprs apart): a transposition, 4 x 4 words at a time
- * where SSE2 has it.  The registers 0..done-1 are copied.
+ * where SSE2 has it, the rest a register at a time.  Returns gprs.
  */
 static unsigned warp_regs_out(const TeslaWarp *w, unsigned gprs,
                               uint32_t *regs)
@@ -470,6 +470,13 @@ static unsigned warp_regs_out(const TeslaWarp *w, unsigned gprs,
         }
     }
 #endif
+    for (; r < gprs; r++) {
+        uint32_t *o = regs + (size_t)w->first_thread * gprs + r;
+
+        for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+            o[(size_t)l * gprs] = w->r[r][l];
+        }
+    }
     return r;
 }
 
@@ -485,6 +492,9 @@ static void unit_finish(TeslaRun *run)
 
         if (run->regs && w->valid == WARP_FULL) {
             done = warp_regs_out(w, gprs, run->regs);
+        }
+        if ((!run->regs || done == gprs) && !(run->outs && w->out)) {
+            continue;
         }
         for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
             unsigned t = w->first_thread + l;
