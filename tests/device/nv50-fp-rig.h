@@ -112,6 +112,26 @@ static inline void fp_rig_init(void)
     m(NV50_3D_FP_ADDRESS_LOW, (uint32_t)CODE_VA);
 }
 
+/*
+ * Zeta: Z32_FLOAT at @va, @w x @h samples, one layer; the depth test
+ * on (function @func) with writes.
+ */
+static inline void fp_zeta(uint64_t va, uint32_t w, uint32_t h,
+                           uint32_t func)
+{
+    m(ZETA_ADDRESS_HIGH, (uint32_t)(va >> 32));
+    m(ZETA_ADDRESS_LOW, (uint32_t)va);
+    m(ZETA_FORMAT, FMT_Z32_FLOAT);
+    m(ZETA_TILE_MODE, 0);
+    m(ZETA_HORIZ, w);
+    m(ZETA_VERT, h);
+    m(ZETA_ARRAY_MODE, 1);
+    m(ZETA_ENABLE, 1);
+    m(DEPTH_TEST_ENABLE, 1);
+    m(DEPTH_WRITE_ENABLE, 1);
+    m(DEPTH_TEST_FUNC, func);
+}
+
 static inline void teardown(void)
 {
     gr_rig_teardown();

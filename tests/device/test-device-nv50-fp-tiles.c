@@ -31,6 +31,11 @@
 #define BF_SRC_ALPHA            0x4302
 #define BF_ONE_MINUS_SRC_ALPHA  0x4303
 
+/* the programs' inputs: x, y, the triangle's flat value (map slot 4) */
+#define FP_INPUTS   "interp $r0 v[0x0]\n" \
+                    "interp $r1 v[0x4]\n" \
+                    "interp $r2 flat v[0x10]\n"
+
 typedef struct Scene {
     unsigned bpp;               /* the RT's */
     uint64_t fp_pixels, samplecnt;
@@ -60,6 +65,7 @@ static void setup(void)
     m(SCREEN_SCISSOR_HORIZ, W << 16);
     m(SCREEN_SCISSOR_VERT, H << 16);
     m(SAMPLECNT_ENABLE, 1);
+    m(FP_INTERPOLANT_CTRL, 0xfu << 24 | 0 << 16 | 4 << 8 | 1);
     memset(vtx, 0, sizeof(vtx));
     for (unsigned i = 0; i < 3; i++) {
         vtx[i].out_words = 16;
@@ -76,22 +82,11 @@ static void rt_set(uint32_t fmt, unsigned bpp)
     m(RT_VERT(0), H);
 }
 
-static void zeta_set(void)
+/* RGBA32_FLOAT, blended (source alpha), over Z32_FLOAT tested LESS */
+static void blended_target(void)
 {
-    m(ZETA_ADDRESS_HIGH, (uint32_t)(ZETA_VA >> 32));
-    m(ZETA_ADDRESS_LOW, (uint32_t)ZETA_VA);
-    m(ZETA_FORMAT, FMT_Z32_FLOAT);
-    m(ZETA_TILE_MODE, 0);
-    m(ZETA_HORIZ, W);
-    m(ZETA_VERT, H);
-    m(ZETA_ARRAY_MODE, 1);
-    m(ZETA_ENABLE, 1);
-    m(DEPTH_TEST_ENABLE, 1);
-    m(DEPTH_WRITE_ENABLE, 1);
-}
-
-static void blend_set(void)
-{
+    rt_set(FMT_RGBA32_FLOAT, 16);
+    fp_zeta(ZETA_VA, W, H, FUNC_LESS);
     m(BLEND_ENABLE_COMMON, 1);
     m(BLEND_ENABLE(0), 1);
     m(BLEND_EQUATION_RGB, EQ_ADD);
@@ -232,16 +227,10 @@ static void scene_same(const char *what, unsigned bpp, bool zeta)
 /* Early Z, blended: x, y and the triangle's value, alpha 0.5. */
 START_TEST(test_tiles_early_z_blend)
 {
-    fp_program("interp $r0 v[0x0]\n"
-               "interp $r1 v[0x4]\n"
-               "interp $r2 flat v[0x10]\n"
+    fp_program(FP_INPUTS
                "mov b32 $r3 0x3f000000\n"
                "exit nop\n", 4, 4, 0);
-    m(FP_INTERPOLANT_CTRL, 0xfu << 24 | 0 << 16 | 4 << 8 | 1);
-    rt_set(FMT_RGBA32_FLOAT, 16);
-    zeta_set();
-    m(DEPTH_TEST_FUNC, FUNC_LESS);
-    blend_set();
+    blended_target();
     scene_same("early Z, blended", 16, true);
 }
 END_TEST
@@ -249,18 +238,12 @@ END_TEST
 /* Late Z (KIL): pixels left of the triangle's value discarded. */
 START_TEST(test_tiles_late_z_kil)
 {
-    fp_program("interp $r0 v[0x0]\n"
-               "interp $r1 v[0x4]\n"
-               "interp $r2 flat v[0x10]\n"
+    fp_program(FP_INPUTS
                "set $c0 $r4 l f32 $r0 $r2\n"
                "(lg $c0) discard\n"
                "mov b32 $r3 0x3f000000\n"
                "exit nop\n", 5, 4, FPC_USES_KIL);
-    m(FP_INTERPOLANT_CTRL, 0xfu << 24 | 0 << 16 | 4 << 8 | 1);
-    rt_set(FMT_RGBA32_FLOAT, 16);
-    zeta_set();
-    m(DEPTH_TEST_FUNC, FUNC_LESS);
-    blend_set();
+    blended_target();
     scene_same("late Z, KIL", 16, true);
 }
 END_TEST
@@ -268,15 +251,12 @@ END_TEST
 /* The plain 8-bit target (nv50_rop_write_quad), no zeta. */
 START_TEST(test_tiles_plain_unorm8)
 {
-    fp_program("interp $r0 v[0x0]\n"
-               "interp $r1 v[0x4]\n"
-               "interp $r2 flat v[0x10]\n"
+    fp_program(FP_INPUTS
                "mul f32 $r0 $r0 0x3ba3d70a\n"
                "mul f32 $r1 $r1 0x3ba3d70a\n"
                "mul f32 $r2 $r2 0x3ba3d70a\n"
                "mov b32 $r3 0x3f800000\n"
                "exit nop\n", 4, 4, 0);
-    m(FP_INTERPOLANT_CTRL, 0xfu << 24 | 0 << 16 | 4 << 8 | 1);
     rt_set(FMT_BGRA8_UNORM, 4);
     m(ZETA_ENABLE, 0);
     scene_same("plain BGRA8", 4, false);

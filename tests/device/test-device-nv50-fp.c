@@ -261,17 +261,7 @@ START_TEST(test_fp_depth_export)
     const float w[3] = { 1, 1, 1 };
     NV50PipePrim p;
 
-    m(ZETA_ADDRESS_HIGH, (uint32_t)(ZETA_VA >> 32));
-    m(ZETA_ADDRESS_LOW, (uint32_t)ZETA_VA);
-    m(ZETA_FORMAT, FMT_Z32_FLOAT);
-    m(ZETA_TILE_MODE, 0);
-    m(ZETA_HORIZ, W);
-    m(ZETA_VERT, H);
-    m(ZETA_ARRAY_MODE, 1);
-    m(ZETA_ENABLE, 1);
-    m(DEPTH_TEST_ENABLE, 1);
-    m(DEPTH_WRITE_ENABLE, 1);
-    m(DEPTH_TEST_FUNC, FUNC_ALWAYS);
+    fp_zeta(ZETA_VA, W, H, FUNC_ALWAYS);
     m(CLEAR_DEPTH, fbits(1.0f));
     nv50_rop_clear(&c, state(), 0x1);
     m(DEPTH_TEST_FUNC, FUNC_LESS);

@@ -370,17 +370,7 @@ START_TEST(test_msaa_depth_per_sample)
 
     ms_target(md);
     ms_fill(md, 0);
-    m(ZETA_ADDRESS_HIGH, (uint32_t)(ZETA_VA >> 32));
-    m(ZETA_ADDRESS_LOW, (uint32_t)ZETA_VA);
-    m(ZETA_FORMAT, FMT_Z32_FLOAT);
-    m(ZETA_TILE_MODE, 0);
-    m(ZETA_HORIZ, W << md->ms_x);
-    m(ZETA_VERT, H << md->ms_y);
-    m(ZETA_ARRAY_MODE, 1);
-    m(ZETA_ENABLE, 1);
-    m(DEPTH_TEST_ENABLE, 1);
-    m(DEPTH_WRITE_ENABLE, 1);
-    m(DEPTH_TEST_FUNC, FUNC_LESS);
+    fp_zeta(ZETA_VA, W << md->ms_x, H << md->ms_y, FUNC_LESS);
     for (uint32_t y = 0; y < zs.height; y++) {
         for (uint32_t x = 0; x < zs.width_bytes / 4; x++) {
             gr_wr32(ZETA_VA + nv50_surface_offset(&zs, x * 4, y, 0),
@@ -431,17 +421,7 @@ START_TEST(test_msaa_off_early_z_samples)
         nv50_fp_set_threads(threads);
         ms_target(md);
         ms_fill(md, 0);
-        m(ZETA_ADDRESS_HIGH, (uint32_t)(ZETA_VA >> 32));
-        m(ZETA_ADDRESS_LOW, (uint32_t)ZETA_VA);
-        m(ZETA_FORMAT, FMT_Z32_FLOAT);
-        m(ZETA_TILE_MODE, 0);
-        m(ZETA_HORIZ, W << md->ms_x);
-        m(ZETA_VERT, H << md->ms_y);
-        m(ZETA_ARRAY_MODE, 1);
-        m(ZETA_ENABLE, 1);
-        m(DEPTH_TEST_ENABLE, 1);
-        m(DEPTH_WRITE_ENABLE, 1);
-        m(DEPTH_TEST_FUNC, FUNC_LESS);
+        fp_zeta(ZETA_VA, W << md->ms_x, H << md->ms_y, FUNC_LESS);
         /* samples 0 and 2 nearer (0.25) than the draw, 1 and 3 farther */
         for (int y = 0; y < H; y++) {
             for (int x = 0; x < W; x++) {
