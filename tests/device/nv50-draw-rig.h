@@ -18,6 +18,24 @@
 #define DRAW_SUBC       7
 #define MAXPRIMS        128
 
+/* the back end's state (rnndb g80_3d.xml), for the suites that draw */
+#define RT_ADDRESS_HIGH0        0x0200
+#define RT_ADDRESS_LOW0         0x0204
+#define RT_FORMAT0              0x0208
+#define RT_HORIZ0               0x1240
+#define RT_VERT0                0x1244
+#define RT_CONTROL              0x121c
+#define SCREEN_SCISSOR_HORIZ    0x0ff4
+#define SCREEN_SCISSOR_VERT     0x0ff8
+#define COLOR_MASK0             0x1a00
+#define FP_RESULT_COUNT         0x1298
+#define FP_START_ID             0x1414
+#define NOPERSPECTIVE_BITMAP    0x1540
+#define FP_INTERPOLANT_CTRL     0x1988
+#define FP_REG_ALLOC_TEMP       0x198c
+#define FP_CONTROL              0x19a8
+#define FMT_RGBA32_FLOAT        0xc0
+
 /* The primitives a draw handed to the back end, their first 8 words. */
 typedef struct Cap {
     unsigned n;

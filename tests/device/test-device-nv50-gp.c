@@ -192,23 +192,6 @@ START_TEST(gp_points_to_quads)
 }
 END_TEST
 
-/* the back end's state (rnndb g80_3d.xml), for the drawn test */
-#define RT_ADDRESS_HIGH0        0x0200
-#define RT_ADDRESS_LOW0         0x0204
-#define RT_FORMAT0              0x0208
-#define RT_HORIZ0               0x1240
-#define RT_VERT0                0x1244
-#define RT_CONTROL              0x121c
-#define SCREEN_SCISSOR_HORIZ    0x0ff4
-#define SCREEN_SCISSOR_VERT     0x0ff8
-#define COLOR_MASK0             0x1a00
-#define FP_RESULT_COUNT         0x1298
-#define FP_START_ID             0x1414
-#define NOPERSPECTIVE_BITMAP    0x1540
-#define FP_INTERPOLANT_CTRL     0x1988
-#define FP_REG_ALLOC_TEMP       0x198c
-#define FP_CONTROL              0x19a8
-#define FMT_RGBA32_FLOAT        0xc0
 #define RT_W                    64
 #define VA_FPCODE               (GR_VA_DATA + 0x10000)
 #define VA_RT                   (GR_VA_DATA + 0x60000)

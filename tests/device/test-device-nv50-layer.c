@@ -26,27 +26,12 @@
 #define VA_RT       (GR_VA_DATA + 0x100000)
 #define VA_ZETA     (GR_VA_DATA + 0x200000)
 
-/* the back end's state (rnndb g80_3d.xml) */
-#define RT_ADDRESS_HIGH0        0x0200
-#define RT_ADDRESS_LOW0         0x0204
-#define RT_FORMAT0              0x0208
+/* more of the back end's state (rnndb g80_3d.xml) */
 #define RT_LAYER_STRIDE0        0x0210
-#define RT_HORIZ0               0x1240
-#define RT_VERT0                0x1244
-#define RT_CONTROL              0x121c
 #define RT_ARRAY_MODE           0x1224
 #define SCISSOR_ENABLE(i)       (0x0e00 + (i) * 16)
 #define SCISSOR_HORIZ(i)        (0x0e04 + (i) * 16)
 #define SCISSOR_VERT(i)         (0x0e08 + (i) * 16)
-#define SCREEN_SCISSOR_HORIZ    0x0ff4
-#define SCREEN_SCISSOR_VERT     0x0ff8
-#define COLOR_MASK0             0x1a00
-#define FP_RESULT_COUNT         0x1298
-#define FP_START_ID             0x1414
-#define NOPERSPECTIVE_BITMAP    0x1540
-#define FP_INTERPOLANT_CTRL     0x1988
-#define FP_REG_ALLOC_TEMP       0x198c
-#define FP_CONTROL              0x19a8
 #define ZETA_ADDRESS_HIGH       0x0fe0
 #define ZETA_ADDRESS_LOW        0x0fe4
 #define ZETA_FORMAT             0x0fe8
@@ -59,7 +44,6 @@
 #define DEPTH_WRITE_ENABLE      0x12e8
 #define DEPTH_TEST_FUNC         0x130c
 #define FUNC_LESS               0x201
-#define FMT_RGBA32_FLOAT        0xc0
 #define FMT_Z32_FLOAT           0x0a
 #define ZETA_LAYER_BYTES        0x10000     /* past a 64x64 Z32 layer */
 
