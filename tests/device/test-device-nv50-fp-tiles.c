@@ -7,7 +7,8 @@
  * FP_PIXELS and SAMPLECNT counters must be the same.  Three scenes:
  * early Z with blending (zeta on the engine thread, colour on the
  * lanes), late Z through KIL with discards (zeta and colour on the
- * lanes), and the plain 8-bit target's quad path with no zeta.
+ * lanes), and the plain 8-bit target's quad path with no zeta; and
+ * the thread count changed between two FP draws on one ROP.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -150,8 +151,13 @@ static void scene_read(Scene *s, bool zeta)
     }
 }
 
-/* The scene drawn with @threads pool threads, read back into @s. */
-static void scene_draw(unsigned threads, bool zeta, Scene *s)
+/*
+ * The scene drawn with @threads pool threads (the second half of its
+ * triangles, in a second FP draw on the same ROP, with @threads2),
+ * read back into @s.
+ */
+static void scene_draw2(unsigned threads, unsigned threads2, bool zeta,
+                        Scene *s)
 {
     NV50GrCall c = call();
     NV50Gr3dState *st = state();
@@ -169,6 +175,11 @@ static void scene_draw(unsigned threads, bool zeta, Scene *s)
     for (unsigned t = 0; t < NTRIS; t++) {
         NV50PipePrim p = scene_tri(t, &seed);
 
+        if (t == NTRIS / 2 && threads2 != threads) {
+            nv50_fp_end(d);
+            nv50_fp_set_threads(threads2);
+            d = nv50_fp_begin(&c, st, r);
+        }
         nv50_fp_prim(d, &p);
     }
     nv50_fp_end(d);
@@ -177,6 +188,11 @@ static void scene_draw(unsigned threads, bool zeta, Scene *s)
     s->fp_pixels = st->counter[NV50_3D_COUNTER_FP_PIXELS];
     s->samplecnt = st->samplecnt;
     scene_read(s, zeta);
+}
+
+static void scene_draw(unsigned threads, bool zeta, Scene *s)
+{
+    scene_draw2(threads, threads, zeta, s);
 }
 
 static void scene_free(Scene *s)
@@ -263,6 +279,36 @@ START_TEST(test_tiles_plain_unorm8)
 }
 END_TEST
 
+/*
+ * Two FP draws on one ROP, serial then threaded and the other way: the
+ * second's lanes see what the first buffered (nv50_rop_lanes writes
+ * the ROP's cache back first, nv50_fp_end the lanes').
+ */
+START_TEST(test_tiles_threads_change)
+{
+    Scene serial = { .bpp = 16 }, a = { .bpp = 16 }, b = { .bpp = 16 };
+    size_t n = (size_t)(W * 4 + 63) / 64 * 64 * ((H + 3) / 4 * 4);
+
+    fp_program(FP_INPUTS
+               "mov b32 $r3 0x3f000000\n"
+               "exit nop\n", 4, 4, 0);
+    blended_target();
+    scene_draw(0, true, &serial);
+    scene_draw2(0, 3, true, &a);
+    scene_draw2(3, 0, true, &b);
+    nv50_fp_set_threads(0);
+    ck_assert(!memcmp(a.rt, serial.rt, (size_t)W * H * 16));
+    ck_assert(!memcmp(b.rt, serial.rt, (size_t)W * H * 16));
+    ck_assert(!memcmp(a.zeta, serial.zeta, n));
+    ck_assert(!memcmp(b.zeta, serial.zeta, n));
+    ck_assert_uint_eq(a.samplecnt, serial.samplecnt);
+    ck_assert_uint_eq(b.fp_pixels, serial.fp_pixels);
+    scene_free(&serial);
+    scene_free(&a);
+    scene_free(&b);
+}
+END_TEST
+
 Suite *nv50_fp_tiles_suite(void)
 {
     Suite *su = suite_create("nv50_fp_tiles");
@@ -273,6 +319,7 @@ Suite *nv50_fp_tiles_suite(void)
     tcase_add_test(tc, test_tiles_early_z_blend);
     tcase_add_test(tc, test_tiles_late_z_kil);
     tcase_add_test(tc, test_tiles_plain_unorm8);
+    tcase_add_test(tc, test_tiles_threads_change);
     suite_add_tcase(su, tc);
     return su;
 }

@@ -388,8 +388,9 @@ void fp_batches_init(FpDraw *d)
 
     /* serial: each batch retired as soon as it is full, as it was made */
     d->depth = threads ? MIN(4 * (threads + 1), FP_RING_MAX) : 1;
-    d->nlanes = MAX(nv50_rop_lanes(d->rop, MIN(threads + 1,
-                                               (unsigned)FP_LANES_MAX)), 1u);
+    d->nlanes = nv50_rop_lanes(d->rop, MIN(threads + 1,
+                                           (unsigned)FP_LANES_MAX));
+    d->nlanes = MIN(MAX(d->nlanes, 1u), (unsigned)FP_LANES_MAX);
     for (unsigned i = 0; i < d->nlanes; i++) {
         FpLane *l = &d->lane[i];
 

@@ -106,13 +106,14 @@ NV50Rop *nv50_rop_begin_at(NV50GrCall *c, NV50Gr3dState *st, uint32_t layer,
                            unsigned viewport);
 void nv50_rop_end(NV50Rop *r);  /* writes back what it buffered, frees */
 /*
- * Lanes: @n copies of the ROP (at most 8; the number made is returned;
- * once a ROP), each with its own memory cache and broadcast state, so
- * that each may be used by one thread while the others and the ROP
- * itself are used by others.  The callers keep every pixel's tests and
- * writes in one of them (e.g. by screen tile) and its order theirs.
- * nv50_rop_end, with the lanes no longer in use, writes back theirs
- * too.  A fault in any ends the memory work of all (nothing written).
+ * Lanes: @n copies of the ROP (at most 8, made once a ROP; one lane is
+ * the ROP itself: nothing made; the number there is returned), each
+ * with its own memory cache and broadcast state, so that each may be
+ * used by one thread while the others and the ROP itself are used by
+ * others.  The callers keep every pixel's tests and writes in one of
+ * them (e.g. by screen tile) and its order theirs.  nv50_rop_end, with
+ * the lanes no longer in use, writes back theirs too.  A fault in any
+ * ends the memory work of all (nothing written).
  */
 unsigned nv50_rop_lanes(NV50Rop *r, unsigned n);
 /* Lane @i of @r (@r itself without lanes). */

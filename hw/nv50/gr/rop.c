@@ -541,10 +541,15 @@ unsigned nv50_rop_lanes(NV50Rop *r, unsigned n)
 {
     n = MIN(n, (unsigned)ROP_MAX_LANES);
     if (!r || r->root != r || r->nlanes) {
-        return r ? r->nlanes : 0;
+        return r ? MAX(r->nlanes, 1u) : 0;
     }
-    /* a byte may then be in several caches (rop-mem.c) */
-    r->track = n > 1;
+    if (n <= 1) {
+        return n;               /* the ROP is its own lane */
+    }
+    /* what it buffered, for the lanes to load; a byte may then be in
+       several caches (rop-mem.c) */
+    nv50_rop_cache_flush(r);
+    r->track = true;
     for (unsigned i = 0; i < n; i++) {
         NV50Rop *l = g_new(NV50Rop, 1);
 
