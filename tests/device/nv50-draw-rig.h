@@ -22,6 +22,8 @@
 #define RT_ADDRESS_HIGH0        0x0200
 #define RT_ADDRESS_LOW0         0x0204
 #define RT_FORMAT0              0x0208
+#define RT_LAYER_STRIDE0        0x0210
+#define RT_ARRAY_MODE           0x1224
 #define RT_HORIZ0               0x1240
 #define RT_VERT0                0x1244
 #define RT_CONTROL              0x121c
@@ -149,6 +151,50 @@ static inline void passthrough_vp(uint64_t va_code, uint64_t va_vb0,
     m(NV50_3D_VERTEX_ARRAY_ATTRIB(1), 0x01u << 19 | 0x3fu << 25 | 1);
     array(0, va_vb0, 16, 0x1000);
     array(1, va_vb1, 16, 0x1000);
+}
+
+/*
+ * RT 0 alone: @w x @h RGBA32_FLOAT, pitch-linear at @va (its @layers
+ * layers, if more than 1, one after the other), in a screen scissor of
+ * its size; every word -1.0 first.
+ */
+static inline void rt0_rgba32f(uint64_t va, unsigned w, unsigned h,
+                               unsigned layers)
+{
+    uint64_t layer_bytes = (uint64_t)w * h * 16;
+
+    for (uint64_t i = 0; i < layer_bytes / 4 * MAX(layers, 1u); i++) {
+        gr_wr32(va + 4 * i, f2u(-1.0f));
+    }
+    m(RT_ADDRESS_HIGH0, (uint32_t)(va >> 32));
+    m(RT_ADDRESS_LOW0, (uint32_t)va);
+    m(RT_FORMAT0, FMT_RGBA32_FLOAT);
+    m(RT_LAYER_STRIDE0, (uint32_t)(layer_bytes >> 2));
+    m(RT_HORIZ0, 0x80000000u | w * 16);         /* linear, pitch */
+    m(RT_VERT0, h);
+    m(RT_ARRAY_MODE, layers > 1 ? layers : 0);  /* 2D_ARRAY */
+    m(RT_CONTROL, 076543210 << 4 | 1);
+    m(COLOR_MASK0, 0x1111);
+    m(SCREEN_SCISSOR_HORIZ, w << 16);
+    m(SCREEN_SCISSOR_VERT, h << 16);
+}
+
+/*
+ * The FP @src at @va, 4 registers and results: v[] has the position's
+ * x, y, z, w, then 4 linear interpolants from result map slot 4.
+ */
+static inline void fp_linear4(uint64_t va, const char *src)
+{
+    load_prog(va, TESLA_PROG_FP, src);
+    m(NV50_3D_FP_ADDRESS_HIGH, (uint32_t)(va >> 32));
+    m(NV50_3D_FP_ADDRESS_LOW, (uint32_t)va);
+    m(FP_START_ID, 0);
+    m(FP_REG_ALLOC_TEMP, 4);
+    m(FP_RESULT_COUNT, 4);
+    m(FP_CONTROL, 0);
+    /* UMASK xyzw, 4 interpolants from map slot 4, all linear */
+    m(FP_INTERPOLANT_CTRL, 0xfu << 24 | 4 << 16 | 4 << 8 | 4);
+    m(NOPERSPECTIVE_BITMAP, 0xf0);
 }
 
 static inline void draw_arrays(unsigned prim, uint32_t first, uint32_t count)

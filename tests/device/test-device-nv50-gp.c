@@ -216,32 +216,12 @@ START_TEST(gp_quads_drawn)
     for (unsigned i = 0; i < 3; i++) {
         vtx(i, pt[i][0], pt[i][1]);
     }
-    for (unsigned i = 0; i < RT_W * RT_W * 4; i++) {
-        gr_wr32(VA_RT + 4 * i, f2u(-1.0f));
-    }
     nv50_3d_draw_set_emit(state(), NULL, NULL);
-    m(RT_ADDRESS_HIGH0, (uint32_t)(VA_RT >> 32));
-    m(RT_ADDRESS_LOW0, (uint32_t)VA_RT);
-    m(RT_FORMAT0, FMT_RGBA32_FLOAT);
-    m(RT_HORIZ0, 0x80000000u | RT_W * 16);      /* linear, pitch */
-    m(RT_VERT0, RT_W);
-    m(RT_CONTROL, 076543210 << 4 | 1);
-    m(COLOR_MASK0, 0x1111);
-    m(SCREEN_SCISSOR_HORIZ, RT_W << 16);
-    m(SCREEN_SCISSOR_VERT, RT_W << 16);
-    load_prog(VA_FPCODE, TESLA_PROG_FP,
-              "interp $r0 v[0x10]\n" "interp $r1 v[0x14]\n"
-              "interp $r2 v[0x18]\n" "interp $r3 v[0x1c]\n"
-              "exit nop\n");
-    m(NV50_3D_FP_ADDRESS_HIGH, (uint32_t)(VA_FPCODE >> 32));
-    m(NV50_3D_FP_ADDRESS_LOW, (uint32_t)VA_FPCODE);
-    m(FP_START_ID, 0);
-    m(FP_REG_ALLOC_TEMP, 4);
-    m(FP_RESULT_COUNT, 4);
-    m(FP_CONTROL, 0);
-    /* UMASK xyzw, 4 interpolants from map slot 4, all linear */
-    m(FP_INTERPOLANT_CTRL, 0xfu << 24 | 4 << 16 | 4 << 8 | 4);
-    m(NOPERSPECTIVE_BITMAP, 0xf0);
+    rt0_rgba32f(VA_RT, RT_W, RT_W, 1);
+    fp_linear4(VA_FPCODE,
+               "interp $r0 v[0x10]\n" "interp $r1 v[0x14]\n"
+               "interp $r2 v[0x18]\n" "interp $r3 v[0x1c]\n"
+               "exit nop\n");
     gp(gp_quad, NV50_3D_GP_OUTPUT_PRIMITIVE_TYPE_TRIANGLE_STRIP, 4);
     draw_arrays(NV50_GL_POINTS, 0, 3);
     for (int y = 0; y < RT_W; y++) {

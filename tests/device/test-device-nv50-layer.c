@@ -27,8 +27,6 @@
 #define VA_ZETA     (GR_VA_DATA + 0x200000)
 
 /* more of the back end's state (rnndb g80_3d.xml) */
-#define RT_LAYER_STRIDE0        0x0210
-#define RT_ARRAY_MODE           0x1224
 #define SCISSOR_ENABLE(i)       (0x0e00 + (i) * 16)
 #define SCISSOR_HORIZ(i)        (0x0e04 + (i) * 16)
 #define SCISSOR_VERT(i)         (0x0e08 + (i) * 16)
@@ -129,11 +127,9 @@ static void setup(void)
     /* o[0..7]: position, colour and the GP's selector word */
     passthrough_vp(VA_VPCODE, VA_VB0, VA_VB1);
     load_prog(VA_GPCODE, TESLA_PROG_GP, gp_src);
-    load_prog(VA_FPCODE, TESLA_PROG_FP, fp_src);
+    fp_linear4(VA_FPCODE, fp_src);
     m(NV50_3D_GP_ADDRESS_HIGH, (uint32_t)(VA_GPCODE >> 32));
     m(NV50_3D_GP_ADDRESS_LOW, (uint32_t)VA_GPCODE);
-    m(NV50_3D_FP_ADDRESS_HIGH, (uint32_t)(VA_FPCODE >> 32));
-    m(NV50_3D_FP_ADDRESS_LOW, (uint32_t)VA_FPCODE);
     /* the GP and its linkage, as nv50_fp_linkage_validate sends it */
     m(NV50_3D_GP_START_ID, 0);
     m(NV50_3D_GP_REG_ALLOC_TEMP, 16);
@@ -175,27 +171,7 @@ static void setup(void)
     m(NV50_3D_FRONT_FACE, NV50_3D_FRONT_FACE_CCW);
     m(NV50_3D_PROVOKING_VERTEX_LAST, 1);
     /* a linear 64x64 RGBA32_FLOAT array of 4 layers */
-    for (unsigned i = 0; i < LAYERS * RT_W * RT_W * 4; i++) {
-        gr_wr32(VA_RT + 4 * i, f2u(-1.0f));
-    }
-    m(RT_ADDRESS_HIGH0, (uint32_t)(VA_RT >> 32));
-    m(RT_ADDRESS_LOW0, (uint32_t)VA_RT);
-    m(RT_FORMAT0, FMT_RGBA32_FLOAT);
-    m(RT_LAYER_STRIDE0, LAYER_BYTES >> 2);
-    m(RT_HORIZ0, 0x80000000u | RT_W * 16);      /* linear, pitch */
-    m(RT_VERT0, RT_W);
-    m(RT_ARRAY_MODE, LAYERS);                   /* 2D_ARRAY */
-    m(RT_CONTROL, 076543210 << 4 | 1);
-    m(COLOR_MASK0, 0x1111);
-    m(SCREEN_SCISSOR_HORIZ, RT_W << 16);
-    m(SCREEN_SCISSOR_VERT, RT_W << 16);
-    m(FP_START_ID, 0);
-    m(FP_REG_ALLOC_TEMP, 4);
-    m(FP_RESULT_COUNT, 4);
-    m(FP_CONTROL, 0);
-    /* UMASK xyzw, 4 interpolants from map slot 4, all linear */
-    m(FP_INTERPOLANT_CTRL, 0xfu << 24 | 4 << 16 | 4 << 8 | 4);
-    m(NOPERSPECTIVE_BITMAP, 0xf0);
+    rt0_rgba32f(VA_RT, RT_W, RT_W, LAYERS);
 }
 
 static void teardown(void)
