@@ -40,10 +40,11 @@
  *   timing or thread count.  Early Z is done on the engine thread as
  *   quads are made, in order too (a quad's early Z never waits for an
  *   earlier quad's colour: only late Z and colour come after the FP,
- *   and a draw with late Z does no early Z).  What the shading reads (code, c[] as of its
- *   first read in the draw, textures) is not written by the draw itself
- *   but for a texture that is also a render target (undefined in GL):
- *   its texels may then be read before or after the ROP's write-back.
+ *   and a draw with late Z does no early Z).  What the shading reads
+ *   (code, c[] as of its first read in the draw, textures) is not
+ *   written by the draw itself but for a texture that is also a render
+ *   target (undefined in GL): its texels may then be read before or
+ *   after the ROP's write-back.
  *   After a trap, the parallel path may have early-Z tested more of the
  *   trapped primitives' quads than the serial one (after the budget's
  *   TIMEOUT, of the primitives after them too).
@@ -246,28 +247,27 @@ static void fp_slots(FpDraw *d)
 
 /* --- batches ------------------------------------------------------------- */
 
-/* Quad @q (early Z done) into the filling batch. */
-static void fp_batch_add(FpDraw *d, const FpQuad *q)
+/* Quad @q (early Z done), the filling batch's next, into it. */
+static void fp_batch_add(FpDraw *d, FpQuad *q)
 {
     FpBatch *b = fp_fill(d);
-    FpQuad *bq;
     unsigned lane;
 
     if (!d->cur_in_batch) {
         FpPrim *p = &b->prim[b->nprims++];
 
-        *p = (FpPrim) {
-            .seq = d->cur.seq, .nverts = d->cur.nverts,
-            .front = d->cur.front, .sprite_ul = d->cur.sprite_ul,
-            .point_size = d->cur.point_size, .nslots = d->cur.nslots,
-        };
+        /* field by field: the slots past nslots are never read */
+        p->seq = d->cur.seq;
+        p->nverts = d->cur.nverts;
+        p->front = d->cur.front;
+        p->sprite_ul = d->cur.sprite_ul;
+        p->point_size = d->cur.point_size;
+        p->nslots = d->cur.nslots;
         memcpy(p->scr, d->cur.scr, sizeof(p->scr));
         memcpy(p->slot, d->cur.slot, d->cur.nslots * sizeof(FpSlot));
         d->cur_in_batch = true;
     }
-    bq = &b->quad[b->nquads];
-    *bq = *q;
-    bq->prim = b->nprims - 1;
+    q->prim = b->nprims - 1;
     lane = fp_lane_of(d, q->x, q->y);
     b->lq[lane][b->nlq[lane]++] = b->nquads;
     for (unsigned i = 0; i < 4; i++) {
@@ -286,30 +286,34 @@ static void fp_quad(void *opaque, const RasterQuad *rq)
 {
     FpDraw *d = opaque;
     const NV50PipePrim *p = d->prim;
-    FpQuad q;
+    FpBatch *b;
+    FpQuad *q;
 
     if (d->seq <= d->stop_seq) {
         return;
     }
-    q.x = rq->x;
-    q.y = rq->y;
-    q.mask = 0;
+    /* made in its place in the filling batch (taken only if shaded) */
+    b = fp_fill(d);
+    q = &b->quad[b->nquads];
+    q->x = rq->x;
+    q->y = rq->y;
+    q->mask = 0;
     for (unsigned i = 0; i < 4; i++) {
-        q.z[i] = 0.0f;
+        q->z[i] = 0.0f;
         if (d->nsub == 3) {
             /* a triangle's vertices map to themselves (fp_rasterise) */
             for (unsigned k = 0; k < 3; k++) {
-                q.bary[i][k] = 0.0f + rq->bary[i][k];
+                q->bary[i][k] = 0.0f + rq->bary[i][k];
             }
         } else {
-            memset(q.bary[i], 0, sizeof(q.bary[i]));
+            memset(q->bary[i], 0, sizeof(q->bary[i]));
             for (unsigned k = 0; k < d->nsub; k++) {
-                q.bary[i][d->vidx[k]] += rq->bary[i][k];
+                q->bary[i][d->vidx[k]] += rq->bary[i][k];
             }
         }
         /* the depth is read only by the Z tests (fp_sample_z) */
         for (unsigned j = 0; j < p->nverts && !d->zs_passes; j++) {
-            q.z[i] += q.bary[i][j] * p->scr[j].z;
+            q->z[i] += q->bary[i][j] * p->scr[j].z;
         }
     }
     for (unsigned i = 0; i < 4; i++) {
@@ -319,24 +323,24 @@ static void fp_quad(void *opaque, const RasterQuad *rq)
             for (unsigned rest = samples & 0xff; rest; rest &= rest - 1) {
                 unsigned s = ctz32(rest);
 
-                if (!nv50_rop_zs_test(d->rop, q.x + (i & 1), q.y + (i >> 1),
-                                      s, fp_sample_z(d, &q, i, s),
-                                      p->front)) {
+                if (!nv50_rop_zs_test(d->rop, q->x + (i & 1),
+                                      q->y + (i >> 1), s,
+                                      fp_sample_z(d, q, i, s), p->front)) {
                     samples &= ~(1u << s);
                 }
             }
         }
-        q.samples[i] = samples;
-        q.bcast[i] = d->bcast && !d->late_z
-                     ? nv50_rop_zs_broadcast(d->rop, q.x + (i & 1),
-                                             q.y + (i >> 1))
-                     : 0xff;
+        q->samples[i] = samples;
+        q->bcast[i] = d->bcast && !d->late_z
+                      ? nv50_rop_zs_broadcast(d->rop, q->x + (i & 1),
+                                              q->y + (i >> 1))
+                      : 0xff;
         if (samples) {
-            q.mask |= 1u << i;
+            q->mask |= 1u << i;
         }
     }
-    if (q.mask) {
-        fp_batch_add(d, &q);    /* else nothing left to shade */
+    if (q->mask) {
+        fp_batch_add(d, q);    /* else nothing left to shade */
     }
 }
 
