@@ -7,8 +7,9 @@
  * FP_PIXELS and SAMPLECNT counters must be the same.  Three scenes:
  * early Z with blending (zeta on the engine thread, colour on the
  * lanes), late Z through KIL with discards (zeta and colour on the
- * lanes), and the plain 8-bit target's quad path with no zeta; and
- * the thread count changed between two FP draws on one ROP.
+ * lanes), and the plain 8-bit target's quad path with no zeta; the
+ * thread count changed between two FP draws on one ROP; a render target
+ * that faults.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -309,6 +310,56 @@ START_TEST(test_tiles_threads_change)
 }
 END_TEST
 
+/*
+ * A render target on unmapped memory: the first lane to touch it traps
+ * (PROP), every lane and the early-Z'd zeta then write nothing, with 0
+ * or 3 threads alike.
+ */
+START_TEST(test_tiles_fault)
+{
+    size_t n = (size_t)(W * 4 + 63) / 64 * 64 * ((H + 3) / 4 * 4);
+
+    fp_program(FP_INPUTS
+               "mov b32 $r3 0x3f000000\n"
+               "exit nop\n", 4, 4, 0);
+    blended_target();
+    for (unsigned threads = 0; threads <= 3; threads += 3) {
+        NV50GrCall c = call();
+        uint32_t seed = 1;
+        NV50Rop *r;
+        NV50FpDraw *d;
+
+        Scene before = { .bpp = 16 }, after = { .bpp = 16 };
+
+        clear(true);
+        scene_read(&before, true);
+        m(RT_ADDRESS_HIGH(0), 0x70);
+        nv50_fp_set_threads(threads);
+        r = nv50_rop_begin(&c, state());
+        ck_assert_ptr_nonnull(r);
+        d = nv50_fp_begin(&c, state(), r);
+        for (unsigned t = 0; t < NTRIS; t++) {
+            NV50PipePrim p = scene_tri(t, &seed);
+
+            nv50_fp_prim(d, &p);
+        }
+        nv50_fp_end(d);
+        nv50_rop_end(r);
+        ck_assert_msg(rd32(0x400100) & NV50_GR_INTR_TRAP, "%u threads",
+                      threads);
+        wr32(0x400100, rd32(0x400100));
+        m(RT_ADDRESS_HIGH(0), (uint32_t)(RT_VA >> 32));
+        scene_read(&after, true);
+        ck_assert_msg(!memcmp(before.zeta, after.zeta, n), "%u threads",
+                      threads);
+        ck_assert(!memcmp(before.rt, after.rt, (size_t)W * H * 16));
+        scene_free(&before);
+        scene_free(&after);
+    }
+    nv50_fp_set_threads(0);
+}
+END_TEST
+
 Suite *nv50_fp_tiles_suite(void)
 {
     Suite *su = suite_create("nv50_fp_tiles");
@@ -320,6 +371,7 @@ Suite *nv50_fp_tiles_suite(void)
     tcase_add_test(tc, test_tiles_late_z_kil);
     tcase_add_test(tc, test_tiles_plain_unorm8);
     tcase_add_test(tc, test_tiles_threads_change);
+    tcase_add_test(tc, test_tiles_fault);
     suite_add_tcase(su, tc);
     return su;
 }
