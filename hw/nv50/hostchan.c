@@ -21,9 +21,53 @@
 #define SMALL_PAGE      0x1000u
 #define PDE_SPAN        0x20000000ull   /* 512 MiB a PDE */
 
+/* One access of the set-up: the driver's own, or straight in. */
+static uint32_t io(NV50HostChan *c, NV50HostChanSpace space, bool write,
+                   uint64_t addr, uint32_t v)
+{
+    if (c->cfg.access) {
+        return c->cfg.access(c->cfg.opaque, space, write, addr, v);
+    }
+    switch (space) {
+    case NV50_HOSTCHAN_REG:
+        if (write) {
+            nv50_wr32(c->s, addr, v);
+            return v;
+        }
+        return nv50_rd32(c->s, addr);
+    case NV50_HOSTCHAN_VRAM:
+        if (write) {
+            nv50_vram_wr32(c->s, addr, v);
+            return v;
+        }
+        return nv50_vram_rd32(c->s, addr);
+    default:
+        if (write) {
+            pci_config_write(PCI_DEVICE(c->s), addr, v, 2);
+            return v;
+        }
+        return pci_config_read(PCI_DEVICE(c->s), addr, 2);
+    }
+}
+
 static void wr32(NV50HostChan *c, uint64_t addr, uint32_t v)
 {
-    nv50_vram_wr32(c->s, addr, v);
+    io(c, NV50_HOSTCHAN_VRAM, true, addr, v);
+}
+
+static uint32_t rd32(NV50HostChan *c, uint64_t addr)
+{
+    return io(c, NV50_HOSTCHAN_VRAM, false, addr, 0);
+}
+
+static void reg_wr32(NV50HostChan *c, uint32_t reg, uint32_t v)
+{
+    io(c, NV50_HOSTCHAN_REG, true, reg, v);
+}
+
+static uint32_t reg_rd32(NV50HostChan *c, uint32_t reg)
+{
+    return io(c, NV50_HOSTCHAN_REG, false, reg, 0);
 }
 
 static void wr64(NV50HostChan *c, uint64_t addr, uint64_t v)
@@ -65,7 +109,7 @@ bool nv50_hostchan_ramht_insert(NV50HostChan *c, uint32_t handle,
     for (uint32_t i = 0; i < n; i++) {
         uint64_t slot = c->ramht + ((h + i) & (n - 1)) * 8;
 
-        if (!nv50_vram_rd32(c->s, slot) && !nv50_vram_rd32(c->s, slot + 4)) {
+        if (!rd32(c, slot) && !rd32(c, slot + 4)) {
             wr32(c, slot, handle);
             wr32(c, slot + 4, context);
             return true;
@@ -123,14 +167,14 @@ bool nv50_hostchan_init(NV50HostChan *c, NV50State *s,
         return false;
     }
     /* the driver's pci_set_master(): the channel reads guest RAM */
-    pci_config_write(PCI_DEVICE(s), PCI_COMMAND,
-                     pci_config_read(PCI_DEVICE(s), PCI_COMMAND, 2) |
-                     PCI_COMMAND_MASTER, 2);
+    io(c, NV50_HOSTCHAN_CFG, true, PCI_COMMAND,
+       io(c, NV50_HOSTCHAN_CFG, false, PCI_COMMAND, 0) | PCI_COMMAND_MASTER);
     c->pd = cfg->inst + INST_PD;
     c->ramfc = cfg->inst + INST_RAMFC;
     c->ramht = cfg->inst + INST_RAMHT;
     c->obj_next = INST_OBJECTS;
-    for (uint64_t a = cfg->inst; a < cfg->inst + INST_SIZE; a += 4) {
+    for (uint64_t a = cfg->inst; !cfg->vram_zero &&
+         a < cfg->inst + INST_SIZE; a += 4) {
         wr32(c, a, 0);
     }
     pt = cfg->inst + PT_OFFSET;
@@ -163,20 +207,20 @@ bool nv50_hostchan_init(NV50HostChan *c, NV50State *s,
          4 << 24 | INST_RAMHT >> 4);
     wr32(c, c->ramfc + 0x88, (uint32_t)((cfg->inst + 0x4400) >> 10));
     wr32(c, c->ramfc + 0x98, (uint32_t)(cfg->inst >> 12));
-    nv50_wr32(s, 0x002600 + cfg->chid * 4,
-              0x80000000u | (uint32_t)(c->ramfc >> 8));
+    reg_wr32(c, 0x002600 + cfg->chid * 4,
+             0x80000000u | (uint32_t)(c->ramfc >> 8));
     /* the runlist: this channel and every other enabled one */
     {
         uint32_t n = 0;
 
         for (int i = 0; i < NV50_FIFO_CHANNELS; i++) {
-            if (nv50_rd32(s, 0x002600 + i * 4) & 0x80000000u) {
+            if (reg_rd32(c, 0x002600 + i * 4) & 0x80000000u) {
                 wr32(c, runlist + n++ * 4, i);
             }
         }
-        nv50_wr32(s, 0x0032f4, (uint32_t)(runlist >> 12));
-        nv50_wr32(s, 0x0032ec, n);
-        nv50_wr32(s, 0x002500, 0x101);
+        reg_wr32(c, 0x0032f4, (uint32_t)(runlist >> 12));
+        reg_wr32(c, 0x0032ec, n);
+        reg_wr32(c, 0x002500, 0x101);
     }
     return true;
 }
@@ -211,29 +255,34 @@ void nv50_hostchan_mthd_ni(NV50HostChan *c, unsigned subc, uint32_t mthd,
     }
 }
 
-void nv50_hostchan_ib(NV50HostChan *c)
+void nv50_hostchan_ib_at(NV50HostChan *c, uint64_t va, uint32_t words)
 {
-    uint64_t va = c->cfg.va_base + c->push_sent;
-    uint32_t len = (c->push_put - c->push_sent) / 4;
     uint32_t e = c->ib_put & ((1u << NV50_HOSTCHAN_IB_ORDER) - 1);
     uint64_t ib = nv50_hostchan_va_to_vram(c, c->cfg.va_base +
                                            NV50_HOSTCHAN_PUSH_SIZE);
 
+    wr32(c, ib + e * 8, (uint32_t)va);
+    wr32(c, ib + e * 8 + 4, (uint32_t)(va >> 32) | words << 10);
+    c->ib_put++;
+}
+
+void nv50_hostchan_ib(NV50HostChan *c)
+{
+    uint32_t len = (c->push_put - c->push_sent) / 4;
+
     if (!len) {
         return;
     }
-    wr32(c, ib + e * 8, (uint32_t)va);
-    wr32(c, ib + e * 8 + 4, (uint32_t)(va >> 32) | len << 10);
-    c->ib_put++;
+    nv50_hostchan_ib_at(c, c->cfg.va_base + c->push_sent, len);
     c->push_sent = c->push_put;
 }
 
 void nv50_hostchan_kick(NV50HostChan *c)
 {
-    nv50_wr32(c->s, 0xc00000 + c->cfg.chid * 0x2000 + 0x8c,
-              c->ib_put & ((1u << NV50_HOSTCHAN_IB_ORDER) - 1));
+    reg_wr32(c, 0xc00000 + c->cfg.chid * 0x2000 + 0x8c,
+             c->ib_put & ((1u << NV50_HOSTCHAN_IB_ORDER) - 1));
     nv50_engine_sync(c->s);
-    if (nv50_rd32(c->s, 0xc00000 + c->cfg.chid * 0x2000 + 0x88) ==
+    if (reg_rd32(c, 0xc00000 + c->cfg.chid * 0x2000 + 0x88) ==
         (c->ib_put & ((1u << NV50_HOSTCHAN_IB_ORDER) - 1))) {
         c->push_put = c->push_sent = 0;     /* all consumed: start over */
     }

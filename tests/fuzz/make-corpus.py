@@ -113,9 +113,11 @@ def shader_device():
 
 
 def recordings():
-    """Replay files: tests/recordings' (gemu -record of a guest), a copy
-    cut in the middle of a record, one damaged after its first CHECK,
-    and its first 300 records alone (a run that stopped early)."""
+    """Replay files: tests/recordings' (gemu -record of a guest, and
+    g84-channel.rec, a small driver's channel from the nv50_rec_channel
+    suite: `make recordings`), a copy cut in the middle of a record, one
+    damaged after its first CHECK, and its first 300 records alone (a
+    run that stopped early)."""
     d = os.path.join(SRC, 'tests/recordings')
     for n in sorted(os.listdir(d)):
         if not n.endswith('.rec'):

@@ -1,13 +1,15 @@
 #!/bin/sh
 # gemu-replay from the command line, without a guest: a recorded prefix
 # of a guest's boot (tests/recordings/) replays to the end of what it
-# holds; a damaged copy, a file that is not a recording, a missing file
+# holds, a small driver's channel (g84-channel.rec: M2MF, 2D, 3D,
+# semaphores) to its END in the recorded state; a damaged copy, a file that is not a recording, a missing file
 # and bad options are refused with exit status 2 and a message naming
 # the problem (and the byte offset for damage).
 # Prints "gemu-replay: N passed, N failed" last.
 . "$(dirname "$0")/lib/harness.sh"
 
 rec="$SRC_DIR/tests/recordings/g84-boot-prefix.rec"
+chan="$SRC_DIR/tests/recordings/g84-channel.rec"
 replay="$build/gemu-replay"
 
 # $1 name, $2 expected status, $3 text the output must hold, then args
@@ -39,6 +41,11 @@ else
     expect damaged 2 'offset' "$tmp/damaged.rec"
     head -c 40 "$rec" >"$tmp/short.rec"
     expect header-cut 2 'too short' "$tmp/short.rec"
+fi
+if ! test -f "$chan"; then
+    bad "missing $chan"
+else
+    expect channel 0 'final state matches' "$chan"
 fi
 expect not-a-recording 2 'not a gemu recording' "$SRC_DIR/README.md"
 expect missing 2 'No such file' "$tmp/none.rec"

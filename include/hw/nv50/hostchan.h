@@ -32,6 +32,22 @@
 #define NV50_HOSTCHAN_H_VM          0xd0000001u
 #define NV50_HOSTCHAN_H_VRAM        0xd0000002u
 
+/*
+ * How the channel's set-up reaches the card: by default straight into
+ * VRAM, BAR0's registers and config space; a driver that must be seen
+ * as a guest (a recording: tests/device/test-device-nv50-rec-channel.c)
+ * gives its own, which makes each one a BAR or config access.  Config
+ * accesses are 16-bit (PCI_COMMAND), the others 32-bit.
+ */
+typedef enum NV50HostChanSpace {
+    NV50_HOSTCHAN_REG,          /* BAR0 register */
+    NV50_HOSTCHAN_VRAM,         /* VRAM address */
+    NV50_HOSTCHAN_CFG,          /* config space offset */
+} NV50HostChanSpace;
+
+typedef uint32_t NV50HostChanAccess(void *opaque, NV50HostChanSpace space,
+                                    bool write, uint64_t addr, uint32_t val);
+
 typedef struct NV50HostChanConfig {
     int chid;                   /* 1..126 */
     uint64_t inst;              /* VRAM: instance block, tables, runlist */
@@ -41,6 +57,9 @@ typedef struct NV50HostChanConfig {
     uint64_t gart_va;           /* guest RAM window (0 len: none) */
     uint64_t gart_gpa;
     uint32_t gart_len;          /* 4 KiB multiple, at most 32 MiB */
+    NV50HostChanAccess *access; /* NULL: straight to the card */
+    void *opaque;               /* ... access's */
+    bool vram_zero;             /* the instance block is zero already */
 } NV50HostChanConfig;
 
 typedef struct NV50HostChan {
@@ -87,6 +106,8 @@ void nv50_hostchan_mthd_ni(NV50HostChan *c, unsigned subc, uint32_t mthd,
                            const uint32_t *data, unsigned n);
 /* The words since the last one as an IB entry (no kick). */
 void nv50_hostchan_ib(NV50HostChan *c);
+/* An IB entry for @words words at @va, anywhere in the VA (no kick). */
+void nv50_hostchan_ib_at(NV50HostChan *c, uint64_t va, uint32_t words);
 /*
  * Kick (USER+0x8c) and wait until the engine is idle; the pushbuffer
  * starts over once everything sent was consumed.
