@@ -176,6 +176,7 @@ typedef struct Poly {
 
 typedef double RasterV2d __attribute__((vector_size(16)));
 typedef float RasterV2f __attribute__((vector_size(8)));
+typedef int64_t RasterV2q __attribute__((vector_size(16)));
 
 /*
  * A triangle's weights at quad @q's pixels: p[k]'s is the edge opposite,
@@ -274,6 +275,9 @@ static bool quad_row_span(const Grid *g, const Poly *poly, int qy,
 typedef struct PolyEdges {
     unsigned n;
     int64_t row[4], step_x[4], step_y[4], bias[4];
+    /* quad_tri_d: a quad's pixels (0, 1) from the row's value, (2, 3)
+       from those; the value a sample needs; the area */
+    RasterV2d right[3], down[3], min[3], area;
 } PolyEdges;
 
 /*
@@ -349,6 +353,81 @@ static uint64_t quad_cover_tri(const PolyEdges *pe, RasterQuad *q,
     return covered;
 }
 
+/*
+ * quad_cover_tri and tri_weights in doubles, two pixels a vector, for a
+ * triangle whose edge functions are below 2^53 wherever a quad may be
+ * (tri_in_double): every value and step is an integer a double holds,
+ * every sum exact, so the same coverage and the same quotients.
+ */
+static uint64_t quad_tri_d(const Raster *r, const PolyEdges *pe,
+                           RasterQuad *q)
+{
+    RasterV2d up[3], lo[3];
+    RasterV2q in_up = { -1, -1 }, in_lo = { -1, -1 };
+    uint64_t covered = 0;
+
+    for (int j = 0; j < 3; j++) {
+        double v = (double)pe->row[j];
+
+        up[j] = (RasterV2d) { v, v } + pe->right[j];
+        lo[j] = up[j] + pe->down[j];
+        in_up &= up[j] >= pe->min[j];
+        in_lo &= lo[j] >= pe->min[j];
+    }
+    q->mask = (in_up[0] & 1) | (in_up[1] & 2) | (in_lo[0] & 4) |
+              (in_lo[1] & 8);
+    if (!q->mask) {
+        return 0;
+    }
+    for (int i = 0; i < 4; i++) {
+        q->samples[i] = (q->mask >> i) & 1;
+        covered += q->samples[i];
+    }
+    for (int k = 0; k < 3; k++) {
+        int j = (k + 1) % 3, o = r->order[k];
+        RasterV2f wu = __builtin_convertvector(up[j] / pe->area, RasterV2f);
+        RasterV2f wl = __builtin_convertvector(lo[j] / pe->area, RasterV2f);
+
+        q->bary[0][o] = wu[0];
+        q->bary[1][o] = wu[1];
+        q->bary[2][o] = wl[0];
+        q->bary[3][o] = wl[1];
+    }
+    return covered;
+}
+
+/*
+ * Whether triangle @poly's edge functions stay below 2^50 over pixels
+ * [px0, px1] x [py0, py1] and a quad past them (then quad_tri_d is
+ * exact), and @pe's vectors for it.
+ */
+static bool tri_in_double(const Raster *r, const Poly *poly, PolyEdges *pe,
+                          int64_t px0, int64_t px1, int64_t py0,
+                          int64_t py1)
+{
+    const Grid *g = &r->g;
+    double x0 = (double)px0 * g->one, x1 = (double)(px1 + 3) * g->one;
+    double y0 = (double)py0 * g->one, y1 = (double)(py1 + 3) * g->one;
+
+    for (int j = 0; j < 3; j++) {
+        const Fix *a = &poly->p[j], *b = &poly->p[(j + 1) % 3];
+        double bx = fmax(fabs(x0 - a->x), fabs(x1 - a->x));
+        double by = fmax(fabs(y0 - a->y), fabs(y1 - a->y));
+
+        if (fabs((double)(b->x - a->x)) * by +
+            fabs((double)(b->y - a->y)) * bx >= 0x1p50) {
+            return false;
+        }
+        pe->right[j] = (RasterV2d) { 0, (double)pe->step_x[j] };
+        pe->down[j] = (RasterV2d) { (double)pe->step_y[j],
+                                    (double)pe->step_y[j] };
+        pe->min[j] = (RasterV2d) { (double)-pe->bias[j],
+                                   (double)-pe->bias[j] };
+    }
+    pe->area = (RasterV2d) { (double)r->area, (double)r->area };
+    return true;
+}
+
 static uint64_t raster_poly(Raster *r, const Poly *poly)
 {
     const Grid *g = &r->g;
@@ -358,7 +437,7 @@ static uint64_t raster_poly(Raster *r, const Poly *poly)
     PolyEdges pe = { .n = n };
     /* a triangle sampled at the pixel centres only: quad_cover_tri */
     bool tri = n == 3 && r->nsamples == 1 && !r->samples->pos[0][0] &&
-               !r->samples->pos[0][1];
+               !r->samples->pos[0][1], tri_d;
 
     minx = maxx = poly->p[0].x;
     miny = maxy = poly->p[0].y;
@@ -384,6 +463,8 @@ static uint64_t raster_poly(Raster *r, const Poly *poly)
     }
     px0 &= ~(int64_t)1;
     py0 &= ~(int64_t)1;
+    tri_d = tri && r->kind == BARY_TRIANGLE &&
+            tri_in_double(r, poly, &pe, px0, px1, py0, py1);
 
     for (int qy = py0; qy < py1; qy += 2) {
         int64_t qx0 = px0, qx1 = px1;
@@ -402,15 +483,19 @@ static uint64_t raster_poly(Raster *r, const Poly *poly)
         for (int qx = qx0; qx < qx1; qx += 2) {
             RasterQuad q = { .x = qx, .y = qy };
             int64_t e[4][4];
+            bool inner = tri_row && qx >= r->x0 && qx + 2 <= r->x1;
 
             /* coverage first: the weights only for quads with a sample */
-            if (tri_row && qx >= r->x0 && qx + 2 <= r->x1) {
-                covered += quad_cover_tri(&pe, &q, e);
+            if (inner && tri_d) {
+                covered += quad_tri_d(r, &pe, &q);
             } else {
-                covered += quad_cover(r, poly, &pe, &q, e);
+                covered += inner ? quad_cover_tri(&pe, &q, e)
+                                 : quad_cover(r, poly, &pe, &q, e);
+                if (q.mask) {
+                    quad_weights(r, &q, e);
+                }
             }
             if (q.mask) {
-                quad_weights(r, &q, e);
                 r->fn(r->opaque, &q);
             }
             for (unsigned j = 0; j < n; j++) {

@@ -170,7 +170,8 @@ static RasterParams params(unsigned bits, unsigned nsamples)
     };
 }
 
-/* Random triangles and scissors, each precision and sample count. */
+/* Random triangles and scissors, each precision and sample count; some
+   from far away. */
 START_TEST(triangles_match_reference)
 {
     static const unsigned bits[] = { 0, 2, 4, 8 };
@@ -189,6 +190,15 @@ START_TEST(triangles_match_reference)
                 for (int i = 0; i < 3; i++) {
                     v[i] = (RasterVert) { rnd_coord(-6, GRID + 6),
                                           rnd_coord(-6, GRID + 6), 0, 1 };
+                }
+                if (iter % 5 == 4) {
+                    /* a wedge at v[2] of edges from 150000 pixels away:
+                       edge functions past 2^50 at 8 bits (the int64
+                       path), the reference's still below 2^63 */
+                    v[0].x = v[2].x - 150000 + rnd_coord(0, 2000);
+                    v[0].y = v[2].y - 150000 + rnd_coord(0, 2000);
+                    v[1].x = v[2].x + 150000 - rnd_coord(0, 2000);
+                    v[1].y = v[2].y - 150000 + rnd_coord(0, 2000);
                 }
                 if (iter % 3 == 0) {
                     /* a scissor, sometimes empty */
@@ -497,7 +507,8 @@ START_TEST(weights_exact)
         RasterVert v[3];
 
         for (int i = 0; i < 3; i++) {
-            float span = iter & 1 ? 4000 : GRID + 12;
+            float span = iter % 4 == 3 ? 200000 : iter & 1 ? 4000
+                                                          : GRID + 12;
 
             v[i] = (RasterVert) { rnd_coord(-span / 2, span / 2 + GRID),
                                   rnd_coord(-span / 2, span / 2 + GRID),
