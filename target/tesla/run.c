@@ -576,6 +576,9 @@ static void barrier_recheck(TeslaRun *run)
 {
     unsigned live = live_warps(run);
 
+    if (!live) {
+        return;     /* the unit is over: nobody waits, unit_start clears */
+    }
     for (unsigned b = 0; b < TESLA_NUM_BARRIERS; b++) {
         if (run->bar_count[b] && run->bar_count[b] >= live) {
             run->bar_count[b] = 0;
