@@ -569,6 +569,8 @@ static void nv50_3d_fini(void *opaque)
     st->fp_prog = NULL;
     nv50_vp_code_free(st->vp_code);
     st->vp_code = NULL;
+    nv50_rop_pool_free(st->rop_pool);
+    st->rop_pool = NULL;
 }
 
 static bool nv50_3d_method(NV50GrCall *c, void *opaque, uint32_t mthd,

@@ -105,6 +105,8 @@ NV50Rop *nv50_rop_begin(NV50GrCall *c, NV50Gr3dState *st);
 NV50Rop *nv50_rop_begin_at(NV50GrCall *c, NV50Gr3dState *st, uint32_t layer,
                            unsigned viewport);
 void nv50_rop_end(NV50Rop *r);  /* writes back what it buffered, frees */
+/* The 3D state's spare ROP chunks (NV50Gr3dState.rop_pool), freed */
+void nv50_rop_pool_free(struct NV50RopPool *p);
 /*
  * Lanes: @n copies of the ROP (at most 8, made once a ROP; one lane is
  * the ROP itself: nothing made; the number there is returned), each

@@ -101,6 +101,7 @@
 #define ROP_MAX_DIM             16384
 #define ROP_MAX_LANES           8           /* nv50_rop_lanes */
 #define ROP_MRU                 4           /* RopSurf.mru */
+#define ROP_POOL_MAX            1024        /* NV50RopPool: 4.5 MiB kept */
 
 /* canonical comparison functions, stencil ops, blend factors */
 enum { CMP_NEVER, CMP_LESS, CMP_EQUAL, CMP_LEQUAL, CMP_GREATER,
@@ -166,6 +167,8 @@ typedef struct RopStencilSide {
 
 typedef struct RopChunk {
     uint64_t key;
+    struct NV50RopPool *pool;   /* where it goes when dropped, or NULL */
+    struct RopChunk *next;      /* in the pool's spares */
     uint64_t addr;
     bool use_dma;
     NV50CtxDma dma;
@@ -176,6 +179,19 @@ typedef struct RopChunk {
     uint64_t dmask[ROP_CHUNK / 64];
     uint8_t data[ROP_CHUNK];
 } RopChunk;
+
+/*
+ * The 3D state's spare chunks (NV50Gr3dState.rop_pool): a draw's or
+ * clear's cache takes its chunks from here and gives them back, so the
+ * memory of one frame's surfaces is allocated (and its pages faulted
+ * in) once, not at every draw.  Lanes on other threads take and give
+ * too, under @lock.
+ */
+typedef struct NV50RopPool {
+    GMutex lock;
+    RopChunk *spare;
+    unsigned nspare;
+} NV50RopPool;
 
 struct NV50Rop {
     NV50GrCall *c;
@@ -230,6 +246,7 @@ struct NV50Rop {
      */
     GHashTable *chunks;
     unsigned nchunks;
+    NV50RopPool *pool;          /* the 3D state's; NULL without one */
     struct NV50Rop *root;
     int faulted;                /* atomic, the root's */
     int spilled;                /* atomic, the root's: a track flush */
@@ -343,6 +360,10 @@ bool nv50_rop_setup_zeta(NV50Rop *r);
 void nv50_rop_setup_bounds(NV50Rop *r, bool clear);
 
 /* rop-mem.c: the chunk cache */
+/* @st's chunk pool, made at first use */
+NV50RopPool *nv50_rop_pool(NV50Gr3dState *st);
+/* GDestroyNotify of a cache's chunks: back to its pool (or freed) */
+void nv50_rop_chunk_drop(void *chunk);
 void nv50_rop_cache_flush(NV50Rop *r);
 /* Dirty bits [@off, @off + @len) of chunk @k (NV50Rop.track). */
 void nv50_rop_chunk_mask_set(RopChunk *k, uint32_t off, uint32_t len);

@@ -118,11 +118,67 @@ static bool chunk_load(NV50Rop *r, RopChunk *k, uint32_t lo, uint32_t hi)
     return true;
 }
 
+NV50RopPool *nv50_rop_pool(NV50Gr3dState *st)
+{
+    if (!st->rop_pool) {
+        st->rop_pool = g_new0(NV50RopPool, 1);
+        g_mutex_init(&st->rop_pool->lock);
+    }
+    return st->rop_pool;
+}
+
+void nv50_rop_pool_free(NV50RopPool *p)
+{
+    if (!p) {
+        return;
+    }
+    while (p->spare) {
+        RopChunk *k = p->spare;
+
+        p->spare = k->next;
+        g_free(k);
+    }
+    g_mutex_clear(&p->lock);
+    g_free(p);
+}
+
+void nv50_rop_chunk_drop(void *chunk)
+{
+    RopChunk *k = chunk;
+    NV50RopPool *p = k->pool;
+
+    if (p) {
+        g_mutex_lock(&p->lock);
+        if (p->nspare < ROP_POOL_MAX) {
+            k->next = p->spare;
+            p->spare = k;
+            p->nspare++;
+            k = NULL;
+        }
+        g_mutex_unlock(&p->lock);
+    }
+    g_free(k);
+}
+
 static RopChunk *chunk_new(NV50Rop *r, uint64_t key, uint64_t base,
                            const RopSurf *s, uint32_t off)
 {
-    RopChunk *k = g_new(RopChunk, 1);
+    NV50RopPool *p = r->pool;
+    RopChunk *k = NULL;
 
+    if (p) {
+        g_mutex_lock(&p->lock);
+        k = p->spare;
+        if (k) {
+            p->spare = k->next;
+            p->nspare--;
+        }
+        g_mutex_unlock(&p->lock);
+    }
+    if (!k) {
+        k = g_new(RopChunk, 1);
+    }
+    k->pool = p;
     k->key = key;
     k->addr = base;
     k->use_dma = s->use_dma;

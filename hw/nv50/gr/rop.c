@@ -522,7 +522,8 @@ NV50Rop *nv50_rop_new(NV50GrCall *c, NV50Gr3dState *st, unsigned layer)
     r->layer = layer;
     r->plain_rt = -1;
     r->chunks = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
-                                      g_free);
+                                      nv50_rop_chunk_drop);
+    r->pool = st ? nv50_rop_pool(st) : NULL;
     r->root = r;
     setup_ms(r);
     return r;
@@ -555,7 +556,7 @@ unsigned nv50_rop_lanes(NV50Rop *r, unsigned n)
 
         *l = *r;
         l->chunks = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL,
-                                          g_free);
+                                          nv50_rop_chunk_drop);
         l->nchunks = 0;
         l->nlanes = 0;
         l->last_x = l->last_y = -1;
