@@ -276,7 +276,9 @@ bool nv50_rop_quad_plain(const NV50Rop *r)
 void nv50_rop_write_quad(NV50Rop *r, int x, int y, unsigned mask,
                          const float col[4][4])
 {
-    const RopSurf *s = &r->surf[r->plain_rt];
+    RopSurf *s = &r->surf[r->plain_rt];
+    unsigned in = 0;
+    uint32_t w[4];
 
     for (unsigned i = 0; i < 4; i++) {
         int px = x + (i & 1), py = y + (i >> 1);
@@ -285,7 +287,33 @@ void nv50_rop_write_quad(NV50Rop *r, int x, int y, unsigned mask,
         if ((mask & (1u << i)) && px >= r->x0 && py >= r->y0 &&
             px < r->x1 && py < r->y1 && (uint32_t)px < s->width &&
             (uint32_t)py < s->height) {
-            rt_write_plain(r, r->plain_rt, px, py, col[i]);
+            in |= 1u << i;
+        }
+    }
+    if (!in) {
+        return;
+    }
+    if (r->alpha_to_one) {
+        for (unsigned i = 0; i < 4; i++) {
+            if (in & (1u << i)) {
+                rt_write_plain(r, r->plain_rt, x + (i & 1), y + (i >> 1),
+                               col[i]);
+            }
+        }
+        return;
+    }
+    /* rt_write_plain's words, four at once; a row's two in one store */
+    nv50_rop_unorm8x4_quad(r->rt[r->plain_rt].fmt, col, w);
+    for (unsigned row = 0; row < 2; row++) {
+        unsigned pair = in >> (2 * row) & 3;
+
+        if (pair == 3 && rop_elem_put32x2(r, s, x, y + row, w + 2 * row)) {
+            continue;
+        }
+        for (unsigned i = 0; i < 2; i++) {
+            if (pair & (1u << i)) {
+                rop_elem_put32(r, s, x + i, y + row, w[2 * row + i]);
+            }
         }
     }
 }

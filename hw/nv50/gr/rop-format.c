@@ -381,6 +381,55 @@ uint32_t nv50_rop_unorm8x4(const NV50RopFormat *f, const float rgba[4])
     return w;
 }
 
+void nv50_rop_unorm8x4_quad(const NV50RopFormat *f, const float col[4][4],
+                            uint32_t w[4])
+{
+#ifdef __SSE2__
+    /* nv50_rop_unorm8x4's steps, a colour a vector, the words packed
+       together; then its orders a word a lane */
+    const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
+    const __m128 scale = _mm_set1_ps(255.0f), half = _mm_set1_ps(0.5f);
+    __m128i i[4], v;
+    uint32_t order = ldn_le_p(f->comp, 4);
+
+    for (unsigned p = 0; p < 4; p++) {
+        __m128 c = _mm_min_ps(_mm_max_ps(_mm_loadu_ps(col[p]), zero), one);
+
+        i[p] = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(c, scale), half));
+    }
+    v = _mm_packus_epi16(_mm_packs_epi32(i[0], i[1]),
+                         _mm_packs_epi32(i[2], i[3]));
+    switch (order) {
+    case 0x03020100:                    /* RGBA */
+        break;
+    case 0x04020100:                    /* RGBX */
+        v = _mm_or_si128(v, _mm_set1_epi32((int)0xff000000u));
+        break;
+    case 0x03000102:                    /* BGRA */
+    case 0x04000102:                    /* BGRX */
+        v = _mm_or_si128(
+            _mm_or_si128(_mm_and_si128(v, _mm_set1_epi32((int)0xff00ff00u)),
+                         _mm_and_si128(_mm_srli_epi32(v, 16),
+                                       _mm_set1_epi32(0xff))),
+            _mm_slli_epi32(_mm_and_si128(v, _mm_set1_epi32(0xff)), 16));
+        if (f->comp[3] == NV50_ROP_X) {
+            v = _mm_or_si128(v, _mm_set1_epi32((int)0xff000000u));
+        }
+        break;
+    default:
+        for (unsigned p = 0; p < 4; p++) {
+            w[p] = nv50_rop_unorm8x4(f, col[p]);
+        }
+        return;
+    }
+    _mm_storeu_si128((__m128i *)w, v);
+#else
+    for (unsigned p = 0; p < 4; p++) {
+        w[p] = nv50_rop_unorm8x4(f, col[p]);
+    }
+#endif
+}
+
 void nv50_rop_decode(const NV50RopFormat *f, const uint32_t raw[4],
                      float rgba[4])
 {

@@ -444,6 +444,28 @@ static inline void rop_elem_put32(NV50Rop *r, RopSurf *s, uint32_t x,
     nv50_rop_elem_rw(r, s, x, y, e, true);
 }
 
+/*
+ * rop_elem_put32 of elements (x, y) and (x + 1, y) of @s, @w[0] and
+ * @w[1], stored at once when they are adjacent in the surface's last
+ * chunk; false (nothing stored) otherwise.
+ */
+static inline bool rop_elem_put32x2(NV50Rop *r, RopSurf *s, uint32_t x,
+                                    uint32_t y, const uint32_t *w)
+{
+    uint64_t addr = rop_elem_addr(s, x, y);
+    uint32_t off = addr & (ROP_CHUNK - 1);
+    RopChunk *k = s->mru[addr >> ROP_CHUNK_BITS & (ROP_MRU - 1)];
+
+    if (!k || k->addr != addr - off || off < k->lo || off + 8 > k->hi ||
+        nv50_surface_run(&s->sf, x * 4, y, s->z) < 8) {
+        return false;
+    }
+    stn_le_p(k->data + off, 4, w[0]);
+    stn_le_p(k->data + off + 4, 4, w[1]);
+    rop_chunk_dirty(r, k, off, 8);
+    return true;
+}
+
 /* rop-zs.c: comparison functions (CMP_*), zeta formats by ZETA_FORMAT */
 bool nv50_rop_compare(unsigned func, double a, double b);
 const RopZetaFormat *nv50_rop_zeta_format(uint32_t fmt);

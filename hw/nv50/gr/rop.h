@@ -61,6 +61,9 @@ void nv50_rop_decode(const NV50RopFormat *f, const uint32_t raw[4],
  */
 bool nv50_rop_is_unorm8x4(const NV50RopFormat *f);
 uint32_t nv50_rop_unorm8x4(const NV50RopFormat *f, const float rgba[4]);
+/* nv50_rop_unorm8x4 of four colours (a quad's) at once, to @w */
+void nv50_rop_unorm8x4_quad(const NV50RopFormat *f, const float col[4][4],
+                            uint32_t w[4]);
 /* Raw channel values <-> the element's bytes. */
 void nv50_rop_pack(const NV50RopFormat *f, const uint32_t raw[4],
                    uint8_t *elem);
