@@ -2,9 +2,10 @@
  * A channel driven from the host side, in process: what nvkm and
  * nouveau do to set up a G84 GPFIFO channel (instance block, page
  * directory, RAMFC, RAMHT, context DMAs, the channel table and runlist),
- * done straight in VRAM and BAR0, plus a pushbuffer and IB to feed it.
- * For the tools that run work on the card without a guest (gemu-shader
- * --device) and for the device tests.  Like the driver at probe, it
+ * done straight in VRAM and BAR0 (or through the caller's accesses,
+ * cfg->access), plus a pushbuffer and IB to feed it.  For the tools
+ * that run work on the card without a guest (gemu-shader --device) and
+ * for the device tests.  Like the driver at probe, it
  * sets the function's Bus Master Enable (PCI_COMMAND bit 2).
  *
  * Layout (VRAM, from cfg->inst): the instance block (64 KiB: page
