@@ -281,22 +281,36 @@ static void fp_batch_add(FpDraw *d, FpQuad *q)
     }
 }
 
-/* The rasteriser's callback: early Z, then into the batch. */
-static void fp_quad(void *opaque, const RasterQuad *rq)
+/*
+ * fp_quad's quad @q from @rq for a triangle when no depth or stencil
+ * work is done before shading (nothing tested, nothing broadcast):
+ * what the loops of fp_quad_ztest come to, without their branches.
+ */
+static void fp_quad_plain(FpQuad *q, const RasterQuad *rq)
 {
-    FpDraw *d = opaque;
-    const NV50PipePrim *p = d->prim;
-    FpBatch *b;
-    FpQuad *q;
+    const float *src = &rq->bary[0][0];
+    float *dst = &q->bary[0][0];
 
-    if (d->seq <= d->stop_seq) {
-        return;
+    /* 0.0f + w: -0.0 becomes +0.0, as fp_quad_ztest's */
+    for (unsigned k = 0; k < 12; k++) {
+        dst[k] = 0.0f + src[k];
     }
-    /* made in its place in the filling batch (taken only if shaded) */
-    b = fp_fill(d);
-    q = &b->quad[b->nquads];
-    q->x = rq->x;
-    q->y = rq->y;
+    q->mask = 0;
+    for (unsigned i = 0; i < 4; i++) {
+        uint8_t samples = (rq->mask & (1u << i)) ? rq->samples[i] : 0;
+
+        q->z[i] = 0.0f;
+        q->samples[i] = samples;
+        q->bcast[i] = 0xff;
+        q->mask |= (unsigned)(samples != 0) << i;
+    }
+}
+
+/* fp_quad's quad @q from @rq: early Z, the weights of every vertex. */
+static void fp_quad_ztest(FpDraw *d, FpQuad *q, const RasterQuad *rq)
+{
+    const NV50PipePrim *p = d->prim;
+
     q->mask = 0;
     for (unsigned i = 0; i < 4; i++) {
         q->z[i] = 0.0f;
@@ -338,6 +352,28 @@ static void fp_quad(void *opaque, const RasterQuad *rq)
         if (samples) {
             q->mask |= 1u << i;
         }
+    }
+}
+
+/* The rasteriser's callback: early Z, then into the batch. */
+static void fp_quad(void *opaque, const RasterQuad *rq)
+{
+    FpDraw *d = opaque;
+    FpBatch *b;
+    FpQuad *q;
+
+    if (d->seq <= d->stop_seq) {
+        return;
+    }
+    /* made in its place in the filling batch (taken only if shaded) */
+    b = fp_fill(d);
+    q = &b->quad[b->nquads];
+    q->x = rq->x;
+    q->y = rq->y;
+    if (d->nsub == 3 && d->zs_passes && !d->bcast) {
+        fp_quad_plain(q, rq);
+    } else {
+        fp_quad_ztest(d, q, rq);
     }
     if (q->mask) {
         fp_batch_add(d, q);    /* else nothing left to shade */
