@@ -453,8 +453,8 @@ static unsigned exact_check(const RasterVert v[3], unsigned bits,
     ExactTri t = { .one = (int64_t)1 << grid, .order = { 0, 1, 2 } };
 
     for (int i = 0; i < 3; i++) {
-        t.X[i] = llrintf(v[i].x * (float)(1 << bits)) << (grid - bits);
-        t.Y[i] = llrintf(v[i].y * (float)(1 << bits)) << (grid - bits);
+        t.X[i] = llrintf(v[i].x * (float)(1 << bits)) * (1 << (grid - bits));
+        t.Y[i] = llrintf(v[i].y * (float)(1 << bits)) * (1 << (grid - bits));
     }
     t.area = (t.X[1] - t.X[0]) * (t.Y[2] - t.Y[0]) -
              (t.X[2] - t.X[0]) * (t.Y[1] - t.Y[0]);
