@@ -1186,6 +1186,59 @@ START_TEST(test_rop_write_quad_plain)
 }
 END_TEST
 
+/*
+ * A clear's rows are filled without loading them first (rop-mem.c's
+ * chunk_get_fill), yet a fault still ends the clear before anything is
+ * written back, whichever chunk the write-back reaches first.  A
+ * pitch-linear target of rows of 256 bytes whose first 256 are the last
+ * 64 KiB the VM maps and whose last 8 are past it, then one whose first
+ * 8 are below the first mapped byte and whose next 56 are mapped (the
+ * 14 KiB there, unused by these direct calls): each traps, and the
+ * mapped rows keep their bytes.  Its mapped rows alone are cleared, no
+ * trap.
+ */
+START_TEST(test_rop_clear_fault_unwritten)
+{
+    static const float c[4] = { 1.0f, 0.0f, 1.0f, 0.0f };
+    static const unsigned rows[2] = { 256, 56 };
+    const uint64_t va[2] = { GR_VA_BASE + (64u << 20) - 256 * 256,
+                             GR_VA_BASE - 8 * 256 };
+    uint8_t e[4];
+
+    m(0x121c, (076543210 << 4) | 1);
+    m(0x0c00, 64 << 16);                        /* the viewport, screen */
+    m(0x0c04, 264 << 16);
+    m(0x0ff4, 64 << 16);
+    m(0x0ff8, 264 << 16);
+    clear_color(c, NULL, false);
+    for (unsigned n = 0; n < 4; n++) {
+        bool all = n % 2 == 0;
+        unsigned h = rows[n / 2];
+        uint64_t at = va[n / 2] + (n / 2 ? 8 * 256 : 0);
+        TSurf t = tsurf(at, 4, true, 64, h, 0);
+
+        fill_surf(&t, 64, h, 0x5a);
+        set_rt(0, all ? at : va[n / 2], 0xd5, true, 64, all ? h : h + 8, 0);
+        m(NV50_3D_CLEAR_BUFFERS, 0x3c);
+        if (all) {
+            ck_assert_uint_eq(rd32(INTR), 0);
+        } else {
+            ck_assert_uint_ne(rd32(INTR) & NV50_GR_INTR_TRAP, 0);
+            wr32(INTR, rd32(INTR));
+        }
+        for (uint32_t y = 0; y < h; y++) {
+            for (uint32_t x = 0; x < 64; x++) {
+                elem_get(&t, x, y, e);
+                ck_assert_msg(le32(e) == (all ? 0x00ff00ffu : 0x5a5a5a5au),
+                              "target at 0x%" PRIx64 ", %s (%u, %u): %08x",
+                              va[n / 2], all ? "mapped rows" : "all rows", x,
+                              y, le32(e));
+            }
+        }
+    }
+}
+END_TEST
+
 /* Bounds: scissor, screen scissor, the surfaces; a fault traps */
 START_TEST(test_rop_bounds_fault)
 {
@@ -1236,6 +1289,7 @@ Suite *nv50_rop_suite(void)
     tcase_add_test(tc, test_rop_write_unorm8_plain);
     tcase_add_test(tc, test_rop_write_quad_plain);
     tcase_add_test(tc, test_rop_bounds_fault);
+    tcase_add_test(tc, test_rop_clear_fault_unwritten);
     suite_add_tcase(su, tc);
     return su;
 }

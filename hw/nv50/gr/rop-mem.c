@@ -195,27 +195,26 @@ static RopChunk *chunk_new(NV50Rop *r, uint64_t key, uint64_t base,
     return k;
 }
 
-/*
- * The chunk holding bytes [@addr, @addr + @len) of surface @s (within
- * one chunk), loaded; NULL after a fault.
- */
-static RopChunk *chunk_get(NV50Rop *r, RopSurf *s, uint64_t addr,
-                           uint32_t len)
+/* The first byte of the chunk at @base that surface @s spans. */
+static uint32_t chunk_span_lo(const RopSurf *s, uint64_t base)
 {
-    uint64_t base = addr & ~(uint64_t)(ROP_CHUNK - 1);
-    uint32_t off = addr - base, lo, hi;
-    RopChunk **mru = &s->mru[addr >> ROP_CHUNK_BITS & (ROP_MRU - 1)];
-    RopChunk *k = *mru;
-    uint64_t key;
+    return s->start > base ? (uint32_t)MIN(s->start - base, ROP_CHUNK) : 0;
+}
 
-    if (k && k->addr == base && off >= k->lo && off + len <= k->hi) {
-        return k;
-    }
+/*
+ * @s's chunk at @base (@off the first byte wanted), held or new (the
+ * cache written back first when full); NULL after a fault.
+ */
+static RopChunk *chunk_find(NV50Rop *r, RopSurf *s, uint64_t base,
+                            uint32_t off)
+{
+    uint64_t key = base >> ROP_CHUNK_BITS |
+                   (uint64_t)(s->use_dma ? s->dma_ofs + 1 : 0) << 30;
+    RopChunk *k;
+
     if (r->dead) {
         return NULL;
     }
-    key = base >> ROP_CHUNK_BITS |
-          (uint64_t)(s->use_dma ? s->dma_ofs + 1 : 0) << 30;
     k = g_hash_table_lookup(r->chunks, &key);
     if (!k) {
         if (r->nchunks >= ROP_MAX_CHUNKS) {
@@ -230,13 +229,98 @@ static RopChunk *chunk_get(NV50Rop *r, RopSurf *s, uint64_t addr,
         }
         k = chunk_new(r, key, base, s, off);
     }
+    return k;
+}
+
+/*
+ * The chunk holding bytes [@addr, @addr + @len) of surface @s (within
+ * one chunk), loaded; NULL after a fault.
+ */
+static RopChunk *chunk_get(NV50Rop *r, RopSurf *s, uint64_t addr,
+                           uint32_t len)
+{
+    uint64_t base = addr & ~(uint64_t)(ROP_CHUNK - 1);
+    uint32_t off = addr - base, lo, hi;
+    RopChunk **mru = &s->mru[addr >> ROP_CHUNK_BITS & (ROP_MRU - 1)];
+    RopChunk *k = *mru;
+
+    if (k && k->addr == base && off >= k->lo && off + len <= k->hi) {
+        return k;
+    }
+    k = chunk_find(r, s, base, off);
+    if (!k) {
+        return NULL;
+    }
     /* load the part of the chunk the surface spans (at least the bytes) */
-    lo = s->start > base ? (uint32_t)MIN(s->start - base, ROP_CHUNK) : 0;
+    lo = MIN(chunk_span_lo(s, base), off);
     hi = s->end < base + ROP_CHUNK
          ? (uint32_t)(s->end > base ? s->end - base : 0) : ROP_CHUNK;
-    lo = MIN(lo, off);
     hi = MAX(MAX(hi, off + len), lo);
     if (!chunk_load(r, k, lo, hi)) {
+        return NULL;
+    }
+    *mru = k;
+    return k;
+}
+
+/*
+ * Whether a read of one byte of the chunk at @base faults as a read of
+ * any of its bytes would (nv50_ctxdma_rw's checks): through the VM (the
+ * chunk is within a page), or a DMA object onto the VM whose limit
+ * holds the chunk and whose start keeps it within a page.
+ */
+static bool chunk_probe_ok(const RopSurf *s, uint64_t base)
+{
+    const NV50CtxDma *d = &s->dma;
+    uint64_t a = d->start + base;
+
+    if (!s->use_dma) {
+        return true;
+    }
+    return d->target == NV50_DMA_VM && !(d->start & (ROP_CHUNK - 1)) &&
+           base <= d->limit && a >= d->start &&
+           a + ROP_CHUNK - 1 <= d->limit && a + ROP_CHUNK - 1 > a;
+}
+
+/*
+ * chunk_get for bytes [@addr, @addr + @len) that the caller overwrites
+ * whole (a clear's row without a mask): they are not loaded.  A fresh
+ * chunk is read one byte where chunk_get's load would start (when that
+ * faults as the load would: chunk_probe_ok; else it is loaded as
+ * there), so that a fault traps as there and ends the work before
+ * anything is written back; a range apart from the one held loads the
+ * bytes between.
+ */
+static RopChunk *chunk_get_fill(NV50Rop *r, RopSurf *s, uint64_t addr,
+                                uint32_t len)
+{
+    uint64_t base = addr & ~(uint64_t)(ROP_CHUNK - 1);
+    uint32_t off = addr - base;
+    RopChunk **mru = &s->mru[addr >> ROP_CHUNK_BITS & (ROP_MRU - 1)];
+    RopChunk *k = *mru;
+
+    if (!chunk_probe_ok(s, base)) {
+        return chunk_get(r, s, addr, len);
+    }
+    if (k && k->addr == base && off >= k->lo && off + len <= k->hi) {
+        return k;
+    }
+    k = chunk_find(r, s, base, off);
+    if (!k) {
+        return NULL;
+    }
+    if (k->hi == k->lo) {
+        uint32_t at = MIN(chunk_span_lo(s, base), off);
+
+        if (!chunk_io(r, k, at, 1, false)) {
+            return NULL;
+        }
+        k->lo = off;
+        k->hi = off + len;
+    } else if (off <= k->hi && off + len >= k->lo) {
+        k->lo = MIN(k->lo, off);
+        k->hi = MAX(k->hi, off + len);
+    } else if (!chunk_load(r, k, MIN(k->lo, off), MAX(k->hi, off + len))) {
         return NULL;
     }
     *mru = k;
@@ -331,7 +415,8 @@ void nv50_rop_fill_row(NV50Rop *r, RopSurf *s, uint32_t x0, uint32_t x1,
         while (run) {
             uint32_t off = addr & (ROP_CHUNK - 1);
             uint32_t n = MIN(run, (uint64_t)(ROP_CHUNK - off));
-            RopChunk *k = chunk_get(r, s, addr, n);
+            RopChunk *k = !msk ? chunk_get_fill(r, s, addr, n)
+                               : chunk_get(r, s, addr, n);
             uint8_t *p;
 
             if (!k) {
