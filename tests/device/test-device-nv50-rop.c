@@ -1049,6 +1049,24 @@ START_TEST(test_rop_write_iblend)
 }
 END_TEST
 
+/* Colour values at and around unorm8's rounding boundaries, specials */
+static const float unorm8_values[] = {
+    NAN, -0.0f, -1.0f, 0.0f, 0.5f / 255 - 1e-6f, 0.5f / 255,
+    127.5f / 255, 127.5f / 255 + 1e-6f, 0.2f, 0.999f, 1.0f, 1.5f,
+    INFINITY, -INFINITY,
+};
+
+/* One RT, every channel written, no blending, logic op or scissor */
+static void plain_unorm8_state(void)
+{
+    m(0x121c, (076543210 << 4) | 1);
+    m(0x0ff4, 0);
+    m(0x0ff8, 0);
+    m(0x0f90, 0);
+    m(0x1a00, 0x1111);
+    m(0x1360, 0);
+}
+
 /*
  * Writes to 8-bit UNORM formats with every channel on and no blending
  * (the ROP's plain_unorm8 path) against nv50_rop_encode + pack, with
@@ -1058,21 +1076,12 @@ END_TEST
 START_TEST(test_rop_write_unorm8_plain)
 {
     static const uint32_t ids[] = { 0xcf, 0xd5, 0xe6, 0xd0 };
-    const float v[] = {
-        NAN, -0.0f, -1.0f, 0.0f, 0.5f / 255 - 1e-6f, 0.5f / 255,
-        127.5f / 255, 127.5f / 255 + 1e-6f, 0.2f, 0.999f, 1.0f, 1.5f,
-        INFINITY, -INFINITY,
-    };
-    const unsigned nv = G_N_ELEMENTS(v);
+    const float *v = unorm8_values;
+    const unsigned nv = G_N_ELEMENTS(unorm8_values);
     TSurf t = tsurf(RT_VA, 4, false, 4, 4, 0);
     NV50GrCall c = call();
 
-    m(0x121c, (076543210 << 4) | 1);
-    m(0x0ff4, 0);
-    m(0x0ff8, 0);
-    m(0x0f90, 0);
-    m(0x1a00, 0x1111);
-    m(0x1360, 0);
+    plain_unorm8_state();
     for (unsigned fi = 0; fi < G_N_ELEMENTS(ids); fi++) {
         const NV50RopFormat *f = nv50_rop_format(ids[fi]);
 
@@ -1122,20 +1131,11 @@ END_TEST
 START_TEST(test_rop_write_quad_plain)
 {
     static const uint32_t ids[] = { 0xcf, 0xd5, 0xe6 };
-    const float v[] = {
-        NAN, -0.0f, -1.0f, 0.0f, 0.5f / 255 - 1e-6f, 0.5f / 255,
-        127.5f / 255, 127.5f / 255 + 1e-6f, 0.2f, 0.999f, 1.0f, 1.5f,
-        INFINITY, -INFINITY,
-    };
-    const unsigned nv = G_N_ELEMENTS(v);
+    const float *v = unorm8_values;
+    const unsigned nv = G_N_ELEMENTS(unorm8_values);
     NV50GrCall c = call();
 
-    m(0x121c, (076543210 << 4) | 1);
-    m(0x0ff4, 0);
-    m(0x0ff8, 0);
-    m(0x0f90, 0);
-    m(0x1a00, 0x1111);
-    m(0x1360, 0);
+    plain_unorm8_state();
     for (unsigned n = 0; n < 2 * G_N_ELEMENTS(ids) * 32; n++) {
         bool linear = n % 2, to_one = n / 2 % 2;
         unsigned mask = n / 4 % 16, fi = n / 64;
