@@ -110,7 +110,7 @@ static char *mesa_lib_name(const char *host)
         return g_strdup(host + 1);
     }
     if (!strcmp(dir, "/lib/x86_64-linux-gnu") || !strcmp(dir, MESA_LIBDIR)) {
-        return g_strdup_printf("%s/%s", MESA_LIBDIR + 1, base);
+        return g_strdup_printf("%s/%s", &MESA_LIBDIR[1], base);  /* no "/" */
     }
     if (g_str_has_prefix(host, "/lib/")) {
         return g_strdup_printf("usr%s", host);  /* merged /usr */

@@ -553,7 +553,7 @@ START_TEST(monitor_unix)
     g_autofree char *path = g_build_filename(dir, "mon.sock", NULL);
     g_autofree char *spec = g_strdup_printf("unix:%s,server,nowait", path);
     g_autofree char *desc = g_strdup_printf("unix:%s", path);
-    g_autofree char *err = NULL, *banner = NULL, *b2 = NULL, *b3 = NULL;
+    g_autofree char *err = NULL, *banner = NULL, *b3 = NULL;
     struct pollfd fds[MONITOR_MAX_POLLFDS];
     Monitor *mon;
     GString *got2 = g_string_new(NULL);

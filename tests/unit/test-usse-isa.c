@@ -327,7 +327,6 @@ END_TEST
 
 START_TEST(vec_groups)
 {
-    g_autoptr(GString) s = g_string_new(NULL);
     UsseInsn in;
 
     /* 22..24: illegal on SGX543 (Vita3K, the wiki) */
