@@ -6,17 +6,24 @@
  * on stdout, every GL_FRAMES_STEP-th pixel of every GL_FRAMES_STEP-th
  * row (default 4), bottom row first, as
  *
+ *     gl-frame-time N SECONDS
  *     gl-frame N WIDTH HEIGHT
  *     <base64 of WIDTH*HEIGHT RGB triples, 76 characters a line>
  *     gl-frame-end N
  *
- * so that the same program's frames on two drivers can be compared on
- * the host.  glmark2 finds its GL functions with eglGetProcAddress(),
- * itself looked up with dlsym() in a dlopen()ed libEGL: the shim answers
- * those two lookups for glReadPixels, and glReadPixels itself for a
- * program linked to libGLESv2.  Its dlsym() answers RTLD_NEXT lookups
+ * (SECONDS: CLOCK_MONOTONIC at the read-back) so that the same
+ * program's frames on two drivers can be compared on the host.  glmark2
+ * finds its GL functions with eglGetProcAddress(), itself looked up with
+ * dlsym() in a dlopen()ed libEGL: the shim answers those two lookups for
+ * glReadPixels and glClear, and those two itself for a program linked to
+ * libGLESv2.  Its dlsym() answers RTLD_NEXT lookups
  * as "next after gl-frames.so": put it last in LD_PRELOAD, after other
  * shims that look up with RTLD_NEXT (kms-hold.so).
+ *
+ * With GL_FRAMES_ONCE=1 only the first read-back after a glClear() is
+ * printed: glmark2 --validate --frame-end readpixels reads a pixel at
+ * the end of each scene's frame (after its clear and draws), and a
+ * scene with a check of its own reads again, the same picture.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -26,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <EGL/egl.h>
 #include <GLES2/gl2.h>
 
@@ -34,11 +42,14 @@ typedef void (*read_pixels_fn)(GLint, GLint, GLsizei, GLsizei, GLenum,
 typedef void (*get_integerv_fn)(GLenum, GLint *);
 typedef void (*(*gpa_fn)(const char *))(void);
 typedef void *(*dlsym_fn)(void *, const char *);
+typedef void (*clear_fn)(GLbitfield);
 
 static read_pixels_fn real_read_pixels;
 static get_integerv_fn real_get_integerv;
 static gpa_fn real_gpa;
+static clear_fn real_clear;
 static unsigned frame_no;
+static int cleared = 1;
 
 static dlsym_fn real_dlsym(void)
 {
@@ -89,10 +100,12 @@ static void dump_frame(void)
     GLint vp[4] = { 0 };
     unsigned w, h, n = frame_no++;
     uint8_t *rgba, *rgb;
+    struct timespec ts;
 
     if (!real_get_integerv || !real_read_pixels) {
         return;
     }
+    clock_gettime(CLOCK_MONOTONIC, &ts);
     real_get_integerv(GL_VIEWPORT, vp);
     if (vp[2] <= 0 || vp[3] <= 0 || vp[2] > 8192 || vp[3] > 8192) {
         return;
@@ -116,7 +129,8 @@ static void dump_frame(void)
         }
     }
     /* on a line of its own: the program may have left one unfinished */
-    printf("\ngl-frame %u %u %u\n", n, w, h);
+    printf("\ngl-frame-time %u %.3f\ngl-frame %u %u %u\n", n,
+           ts.tv_sec + ts.tv_nsec / 1e9, n, w, h);
     put_base64(rgb, (size_t)w * h * 3);
     printf("gl-frame-end %u\n", n);
     fflush(stdout);
@@ -134,9 +148,24 @@ void glReadPixels(GLint x, GLint y, GLsizei w, GLsizei h, GLenum format,
         real_get_integerv = (get_integerv_fn)real_dlsym()(RTLD_NEXT,
                                                           "glGetIntegerv");
     }
-    dump_frame();
+    if (cleared || !getenv("GL_FRAMES_ONCE")) {
+        dump_frame();
+    }
+    cleared = 0;
     if (real_read_pixels) {
         real_read_pixels(x, y, w, h, format, type, data);
+    }
+}
+
+void glClear(GLbitfield mask)
+{
+    if (!real_clear) {
+        /* a program linked to libGLESv2 */
+        real_clear = (clear_fn)real_dlsym()(RTLD_NEXT, "glClear");
+    }
+    cleared = 1;
+    if (real_clear) {
+        real_clear(mask);
     }
 }
 
@@ -150,6 +179,10 @@ static void (*shim_gpa(const char *name))(void)
     if (fn && !strcmp(name, "glReadPixels")) {
         real_read_pixels = (read_pixels_fn)fn;
         return (void (*)(void))glReadPixels;
+    }
+    if (fn && !strcmp(name, "glClear")) {
+        real_clear = (clear_fn)fn;
+        return (void (*)(void))glClear;
     }
     return fn;
 }
@@ -177,6 +210,10 @@ void *dlsym(void *handle, const char *name)
                                                             "glGetIntegerv");
         }
         return (void *)glReadPixels;
+    }
+    if (sym && !strcmp(name, "glClear")) {
+        real_clear = (clear_fn)sym;
+        return (void *)glClear;
     }
     return sym;
 }
