@@ -53,7 +53,8 @@
 # libegl-dev, libgles-dev, libgbm-dev, and the guest's Mesa packages
 # (libgl1-mesa-dri, libegl-mesa0, libgbm1, libgles2, kmscube,
 # mesa-utils, glmark2-es2-drm: .ci/debian-packages), libdrm-dev,
-# imagemagick.  Two boots, ~2.5 min.
+# imagemagick.  Two boots, ~3.5 min (2026-11-27: 206 s at load 6, the
+# glmark2 step 58 s of guest time; with 8 scenes 114 s at load 4-5).
 #   GEMU_BUILD, GEMU_GUEST_TIMEOUT, GEMU_GUEST_LOG as nouveau-probe.sh
 #   (the log kept as PREFIX-mesa.log, kmscube's frame as
 #   PREFIX-kmscube.png, llvmpipe's as PREFIX-kmscube-llvmpipe.png, the
