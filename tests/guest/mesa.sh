@@ -93,18 +93,24 @@ kmscube_cmd='mkfifo /tmp/kin; KMS_HOLD_SECONDS=15 LD_PRELOAD=/usr/bin/kms-hold.s
 # took longer than that under TCG on a loaded host (2026-11-27).
 glmark_scenes=${GLMARK_SCENES:-'build texture:texture-filter=mipmap texture:texture-filter=linear shading:shading=gouraud shading:shading=blinn-phong-inf shading:shading=phong shading:shading=cel bump:bump-render=high-poly bump:bump-render=normals bump:bump-render=height desktop buffer pulsar effect2d jellyfish shadow conditionals function loop'}
 # Left out (all 24 scenes of the default list run by hand with
-# GLMARK_SCENES, 2026-11-27; each renders on the G84, no GPU error):
+# GLMARK_SCENES, 2026-11-27; each renders on the G84, and the only
+# complaint of nouveau's was terrain's, below):
 # - texture-filter=nearest: at 640x480 the two pick the neighbouring
 #   texel for ~1.5% of the pixels (1182 of 76800 off by > 2%), where a
 #   sample falls on a texel boundary -- rounding in the interpolated
 #   coordinates, not a wrong texel fetch (at 1024x768 no pixel
 #   differed).
 # - terrain: the same landscape, but 54477 of 76800 pixels off by > 2%
-#   (459 by > 20%, mean 3.3%): its grass textures repeat many times
-#   over the screen, minified, so the texels and mip levels each pixel
-#   blends (its LOD) show everywhere, then blurred (tilt-shift, bloom);
-#   not found yet.  It also has draws of over 2 s on a loaded host:
-#   nouveau's TLB flush timed out in one of three runs.
+#   (459 by > 20%, mean 3.3%).  Probably not the texels of its
+#   minified grass (piglit's tex-miplevel-selection, lodclamp and
+#   fbo-generatemipmap* pass on the G84): blurred 4 px the two still
+#   differ by 3.1% on average, the G84's ~1-1.5% brighter, in bands
+#   along the heights -- as if its height-dependent blend of grass and
+#   rock, or its lighting, read slightly different values from the
+#   maps it first renders from simplex noise (heights, normals,
+#   specular); not found yet.  Its terrain draw
+#   (393216 vertices, each fetching two texels) can take over 2 s on a
+#   loaded host: nouveau's TLB flush timed out in one of three runs.
 # - refract: 4544 of 76800 pixels off by > 2% (83 by > 20%), inside
 #   the bunny, where three dependent lookups (distance, back normal,
 #   background) amplify any rounding; not investigated further.
