@@ -226,18 +226,39 @@ typedef struct TeslaEmitRec {
 TeslaRun *tesla_run_new(const TeslaEnv *env, const TeslaLaunch *launch,
                         char **errp);
 void tesla_run_free(TeslaRun *run);
+/*
+ * A run to tesla_run_renew, with no launch yet (a launch of no threads),
+ * and the next launch of @run (finished or not): as tesla_run_free then
+ * tesla_run_new, but with @run's memory (warps, l[], result buffers, its
+ * own decode cache) kept where it fits.  Returns false with *errp set if
+ * the launch is malformed: @run is then a launch of no threads.
+ */
+TeslaRun *tesla_run_alloc(void);
+bool tesla_run_renew(TeslaRun *run, const TeslaEnv *env,
+                     const TeslaLaunch *launch, char **errp);
 
 /* Run until every thread exits, a trap, or a pause. */
 TeslaRunStatus tesla_run_exec(TeslaRun *run);
 const TeslaResult *tesla_run_result(const TeslaRun *run);
 
-/* Results.  Thread numbers as above; out of range -> 0 / false / NULL. */
+/* Results.  Thread numbers as above; out of range (or registers and o[]
+   of a unit not finished) -> 0 / false / NULL. */
 unsigned tesla_run_threads(const TeslaRun *run);
 uint32_t tesla_run_reg(const TeslaRun *run, unsigned thread, unsigned reg);
 /* The gprs registers of @thread (keep_regs; else, or out of range: 0s). */
 const uint32_t *tesla_run_regs(const TeslaRun *run, unsigned thread);
 const uint32_t *tesla_run_out(const TeslaRun *run, unsigned thread);
 bool tesla_run_killed(const TeslaRun *run, unsigned thread);
+/*
+ * The same for the (up to) 32 threads of a warp from @first: bit l or
+ * the row of thread first + l.  The rows are at rows + l * *stride, or
+ * one row of 0s (*stride 0) unless every one of the threads (below the
+ * launch's end) has its registers kept and written (a warp of a 3D
+ * launch, or of a compute block, that finished).
+ */
+uint32_t tesla_run_killed_warp(const TeslaRun *run, unsigned first);
+const uint32_t *tesla_run_regs_warp(const TeslaRun *run, unsigned first,
+                                    unsigned *stride);
 /* Whether the thread ran to exit (false if it never ran, trapped, or was
    discarded). */
 bool tesla_run_exited(const TeslaRun *run, unsigned thread);

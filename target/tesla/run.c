@@ -128,143 +128,256 @@ uint64_t tesla_code_cache_decodes(const TeslaCodeCache *cc)
 
 /* --- runs ---------------------------------------------------------------- */
 
-TeslaRun *tesla_run_new(const TeslaEnv *env, const TeslaLaunch *launch,
-                        char **errp)
+/* A compute launch's blocks and threads into @run; false with *errp. */
+static bool launch_compute(TeslaRun *run, const TeslaEnv *env,
+                           const TeslaLaunch *launch, char **errp)
 {
-    g_autofree TeslaRun *run = g_new0(TeslaRun, 1);
     unsigned bx = launch->block[0] ? launch->block[0] : 1;
     unsigned by = launch->block[1] ? launch->block[1] : 1;
     unsigned bz = launch->block[2] ? launch->block[2] : 1;
     unsigned gx = launch->grid[0] ? launch->grid[0] : 1;
     unsigned gy = launch->grid[1] ? launch->grid[1] : 1;
     unsigned gz = launch->grid[2] ? launch->grid[2] : 1;
+    uint64_t bt = (uint64_t)bx * by * bz;
+    uint64_t nb = (uint64_t)gx * gy * gz;
+    uint64_t step = launch->block_step ? launch->block_step : 1;
+    uint32_t ia = launch->shared_init_addr ? launch->shared_init_addr
+                                           : 0x14;
 
+    if (launch->block_first < nb) {
+        nb = (nb - launch->block_first + step - 1) / step;
+        if (launch->block_count && launch->block_count < nb) {
+            nb = launch->block_count;
+        }
+    } else {
+        nb = 0;
+    }
+    if (bx > 0xffff || by > 0xffff || bz > 0x3f || gx > 0xffff ||
+        gy > 0xffff || gz > 0xffff || bt > 1024 * 1024 || !nb ||
+        bt * nb > (1u << 28)) {
+        *errp = g_strdup_printf("launch too big (or no block): block "
+                                "%ux%ux%u, grid %ux%ux%u, blocks from "
+                                "%u", bx, by, bz, gx, gy, gz,
+                                launch->block_first);
+        return false;
+    }
+    if (env->shared_bytes && launch->shared_init_bytes &&
+        env->shared_bytes < (uint64_t)ia + launch->shared_init_bytes) {
+        *errp = g_strdup_printf("s[] of 0x%x bytes cannot hold 0x%x "
+                                "bytes of data at 0x%x",
+                                env->shared_bytes,
+                                launch->shared_init_bytes, ia);
+        return false;
+    }
+    run->block_step = step;
+    run->launch.block[0] = bx;
+    run->launch.block[1] = by;
+    run->launch.block[2] = bz;
+    run->launch.grid[0] = gx;
+    run->launch.grid[1] = gy;
+    run->launch.grid[2] = gz;
+    run->block_threads = bt;
+    run->nblocks = nb;
+    run->threads = bt * nb;
+    run->warps_per_unit = (bt + TESLA_WARP_SIZE - 1) / TESLA_WARP_SIZE;
+    run->nunits = nb;
+    return true;
+}
+
+/* A 3D launch's threads into @run; false with *errp. */
+static bool launch_3d(TeslaRun *run, const TeslaEnv *env,
+                      const TeslaLaunch *launch, char **errp)
+{
+    if (!launch->threads || launch->threads > (1u << 26)) {
+        *errp = g_strdup_printf("bad thread count %u", launch->threads);
+        return false;
+    }
+    if (env->prog == TESLA_PROG_FP && launch->threads % 4) {
+        *errp = g_strdup_printf("fragment threads come in quads; %u is "
+                                "not a multiple of 4", launch->threads);
+        return false;
+    }
+    if (launch->in_stride && launch->in_stride < launch->threads) {
+        *errp = g_strdup_printf("input word stride %u is below the "
+                                "thread count %u", launch->in_stride,
+                                launch->threads);
+        return false;
+    }
+    run->threads = launch->threads;
+    run->warps_per_unit = 1;
+    run->nunits = (launch->threads + TESLA_WARP_SIZE - 1) / TESLA_WARP_SIZE;
+    return true;
+}
+
+/* @env and @launch into @run; false with *errp if malformed. */
+static bool run_launch(TeslaRun *run, const TeslaEnv *env,
+                       const TeslaLaunch *launch, char **errp)
+{
     if (env->variant >= TESLA_NUM_VARIANTS || env->prog >= TESLA_NUM_PROGS) {
         *errp = g_strdup("bad variant or program type");
-        return NULL;
+        return false;
     }
     if (env->gprs > TESLA_MAX_GPRS) {
         *errp = g_strdup_printf("%u GPRs requested, at most %u", env->gprs,
                                 TESLA_MAX_GPRS);
-        return NULL;
+        return false;
     }
     if (env->local_bytes > 0x10000 || env->shared_bytes > 0x10000) {
         *errp = g_strdup("l[] and s[] are at most 0x10000 bytes");
-        return NULL;
+        return false;
     }
     if (!env->code && env->code_words) {
         *errp = g_strdup("no code");
-        return NULL;
+        return false;
     }
     run->env = *env;
     run->launch = *launch;
     run->features = tesla_variant_features(env->variant);
     run->compute = env->prog == TESLA_PROG_CP;
+    return run->compute ? launch_compute(run, env, launch, errp)
+                        : launch_3d(run, env, launch, errp);
+}
 
-    if (run->compute) {
-        uint64_t bt = (uint64_t)bx * by * bz;
-        uint64_t nb = (uint64_t)gx * gy * gz;
-        uint64_t step = launch->block_step ? launch->block_step : 1;
-        uint32_t ia = launch->shared_init_addr ? launch->shared_init_addr
-                                               : 0x14;
-
-        if (launch->block_first < nb) {
-            nb = (nb - launch->block_first + step - 1) / step;
-            if (launch->block_count && launch->block_count < nb) {
-                nb = launch->block_count;
-            }
-        } else {
-            nb = 0;
-        }
-        if (bx > 0xffff || by > 0xffff || bz > 0x3f || gx > 0xffff ||
-            gy > 0xffff || gz > 0xffff || bt > 1024 * 1024 || !nb ||
-            bt * nb > (1u << 28)) {
-            *errp = g_strdup_printf("launch too big (or no block): block "
-                                    "%ux%ux%u, grid %ux%ux%u, blocks from "
-                                    "%u", bx, by, bz, gx, gy, gz,
-                                    launch->block_first);
-            return NULL;
-        }
-        if (env->shared_bytes && launch->shared_init_bytes &&
-            env->shared_bytes < (uint64_t)ia + launch->shared_init_bytes) {
-            *errp = g_strdup_printf("s[] of 0x%x bytes cannot hold 0x%x "
-                                    "bytes of data at 0x%x",
-                                    env->shared_bytes,
-                                    launch->shared_init_bytes, ia);
-            return NULL;
-        }
-        run->block_step = step;
-        run->launch.block[0] = bx;
-        run->launch.block[1] = by;
-        run->launch.block[2] = bz;
-        run->launch.grid[0] = gx;
-        run->launch.grid[1] = gy;
-        run->launch.grid[2] = gz;
-        run->block_threads = bt;
-        run->nblocks = nb;
-        run->threads = bt * nb;
-        run->warps_per_unit = (bt + TESLA_WARP_SIZE - 1) / TESLA_WARP_SIZE;
-        run->nunits = nb;
-    } else {
-        if (!launch->threads || launch->threads > (1u << 26)) {
-            *errp = g_strdup_printf("bad thread count %u", launch->threads);
-            return NULL;
-        }
-        if (env->prog == TESLA_PROG_FP && launch->threads % 4) {
-            *errp = g_strdup_printf("fragment threads come in quads; %u is "
-                                    "not a multiple of 4", launch->threads);
-            return NULL;
-        }
-        if (launch->in_stride && launch->in_stride < launch->threads) {
-            *errp = g_strdup_printf("input word stride %u is below the "
-                                    "thread count %u", launch->in_stride,
-                                    launch->threads);
-            return NULL;
-        }
-        run->threads = launch->threads;
-        run->warps_per_unit = 1;
-        run->nunits = (launch->threads + TESLA_WARP_SIZE - 1) /
-                      TESLA_WARP_SIZE;
+/*
+ * @n elements of @size from the kept buffer *@mem of *@cap, made anew
+ * (zeroed: big ones cost only the pages used) when it is too small.
+ */
+static void *run_buf(void **mem, size_t *cap, size_t n, size_t size)
+{
+    if (n > *cap) {
+        g_free(*mem);
+        *mem = g_malloc0(n * size);
+        *cap = n;
     }
+    return *mem;
+}
 
+static void warps_release(TeslaRun *run)
+{
+    for (unsigned i = 0; i < run->warps_alloc; i++) {
+        g_free(run->warps[i]->local);
+        g_free(run->warps[i]->out);
+        g_aligned_free(run->warps[i]);
+    }
+    g_free(run->warps);
+    run->warps = NULL;
+    run->warps_alloc = 0;
+}
+
+/* The warps of a unit, with their l[] and o[], kept where they fit. */
+static void warps_fit(TeslaRun *run)
+{
+    uint32_t lb = run->env.local_bytes, ow = run->launch.out_words;
+    unsigned kept;
+
+    if (run->warps_local != lb || run->warps_out != ow) {
+        warps_release(run);
+    }
+    kept = MIN(run->warps_alloc, run->warps_per_unit);
+    for (unsigned i = 0; i < kept && lb && run->launch.local_uncleared; i++) {
+        /* l[] starts zeroed in each launch, as a new run's */
+        g_free(run->warps[i]->local);
+        run->warps[i]->local = g_malloc0((size_t)lb * TESLA_WARP_SIZE);
+    }
+    if (run->warps_alloc >= run->warps_per_unit) {
+        return;
+    }
+    run->warps = g_renew(TeslaWarp *, run->warps, run->warps_per_unit);
+    for (unsigned i = run->warps_alloc; i < run->warps_per_unit; i++) {
+        /* Aligned for the vector loops over register rows. */
+        run->warps[i] = g_aligned_alloc0(1, sizeof(TeslaWarp), 64);
+        if (lb) {
+            run->warps[i]->local = g_malloc0((size_t)lb * TESLA_WARP_SIZE);
+        }
+        if (ow) {
+            run->warps[i]->out = g_new0(uint32_t,
+                                        (size_t)ow * TESLA_WARP_SIZE);
+        }
+    }
+    run->warps_alloc = run->warps_per_unit;
+    run->warps_local = lb;
+    run->warps_out = ow;
+}
+
+/*
+ * The launch's buffers.  Only what a launch reads before it writes is
+ * cleared: the per-thread state and emit counts (s[] and the warps are
+ * cleared by unit_start); regs and outs are read only for the threads
+ * of finished units (threads_out).
+ */
+static void run_buffers(TeslaRun *run)
+{
+    size_t n = run->threads;
+
+    warps_fit(run);
+    if (run->env.shared_bytes) {
+        run->shared = run_buf(&run->shared_mem, &run->shared_cap,
+                              run->env.shared_bytes, 1);
+    }
+    if (!run->locks) {
+        run->locks = g_array_new(false, false, sizeof(TeslaLockEntry));
+        run->emits = g_array_new(false, false, sizeof(TeslaEmitRec));
+    }
+    if (run->launch.max_emits) {
+        run->emitted = run_buf(&run->emitted_mem, &run->emitted_cap, n,
+                               sizeof(uint32_t));
+        memset(run->emitted, 0, n * sizeof(uint32_t));
+    }
+    if (run->launch.keep_regs && run->env.gprs) {
+        run->regs = run_buf(&run->regs_mem, &run->regs_cap,
+                            n * run->env.gprs, sizeof(uint32_t));
+    }
+    if (run->launch.out_words) {
+        run->outs = run_buf(&run->outs_mem, &run->outs_cap,
+                            n * run->launch.out_words, sizeof(uint32_t));
+    }
+    run->tstate = run_buf(&run->tstate_mem, &run->tstate_cap, n, 1);
+    memset(run->tstate, 0, n);
+}
+
+TeslaRun *tesla_run_alloc(void)
+{
+    return g_new0(TeslaRun, 1);
+}
+
+bool tesla_run_renew(TeslaRun *run, const TeslaEnv *env,
+                     const TeslaLaunch *launch, char **errp)
+{
+    for (unsigned i = 0; run->emits && i < run->emits->len; i++) {
+        g_free(g_array_index(run->emits, TeslaEmitRec, i).out);
+    }
+    if (run->emits) {
+        g_array_set_size(run->emits, 0);
+    }
+    memset(run, 0, offsetof(TeslaRun, own_cc));
+    if (!run_launch(run, env, launch, errp)) {
+        /* a launch of no threads until renewed */
+        run->threads = run->nunits = 0;
+        run->finished = true;
+        return false;
+    }
     tesla_warp_init_tables();
     run->cc = env->decoded ? env->decoded : &run->own_cc;
     code_cache_fit(run->cc, env);
     run->icache = run->cc->icache;
     run->ivalid = run->cc->ivalid;
     run->fcache = run->cc->fcache;
-    run->warps = g_new0(TeslaWarp *, run->warps_per_unit);
-    for (unsigned i = 0; i < run->warps_per_unit; i++) {
-        /* Aligned for the vector loops over register rows. */
-        run->warps[i] = g_aligned_alloc0(1, sizeof(TeslaWarp), 64);
-        if (env->local_bytes) {
-            run->warps[i]->local = g_malloc0((size_t)env->local_bytes *
-                                             TESLA_WARP_SIZE);
-        }
-        if (launch->out_words) {
-            run->warps[i]->out = g_new0(uint32_t, (size_t)launch->out_words *
-                                        TESLA_WARP_SIZE);
-        }
-    }
-    if (env->shared_bytes) {
-        run->shared = g_malloc0(env->shared_bytes);
-    }
-    run->locks = g_array_new(false, false, sizeof(TeslaLockEntry));
-    run->emits = g_array_new(false, false, sizeof(TeslaEmitRec));
-    if (launch->max_emits) {
-        run->emitted = g_new0(uint32_t, run->threads);
-    }
-    if (launch->keep_regs && env->gprs) {
-        run->regs = g_new0(uint32_t, (size_t)run->threads * env->gprs);
-    }
-    if (launch->out_words) {
-        run->outs = g_new0(uint32_t, (size_t)run->threads *
-                           launch->out_words);
-    }
-    run->tstate = g_new0(uint8_t, run->threads);
+    run_buffers(run);
     run->result.status = TESLA_RUN_DONE;
     run->result.error = TESLA_ERR_NONE;
-    return g_steal_pointer(&run);
+    return true;
+}
+
+TeslaRun *tesla_run_new(const TeslaEnv *env, const TeslaLaunch *launch,
+                        char **errp)
+{
+    TeslaRun *run = tesla_run_alloc();
+
+    if (!tesla_run_renew(run, env, launch, errp)) {
+        tesla_run_free(run);
+        return NULL;
+    }
+    return run;
 }
 
 void tesla_run_free(TeslaRun *run)
@@ -272,11 +385,7 @@ void tesla_run_free(TeslaRun *run)
     if (!run) {
         return;
     }
-    for (unsigned i = 0; i < run->warps_per_unit; i++) {
-        g_free(run->warps[i]->local);
-        g_free(run->warps[i]->out);
-        g_aligned_free(run->warps[i]);
-    }
+    warps_release(run);
     for (unsigned i = 0; run->emits && i < run->emits->len; i++) {
         g_free(g_array_index(run->emits, TeslaEmitRec, i).out);
     }
@@ -286,13 +395,12 @@ void tesla_run_free(TeslaRun *run)
     if (run->locks) {
         g_array_free(run->locks, true);
     }
-    g_free(run->warps);
     code_cache_release(&run->own_cc);
-    g_free(run->shared);
-    g_free(run->regs);
-    g_free(run->outs);
-    g_free(run->tstate);
-    g_free(run->emitted);
+    g_free(run->shared_mem);
+    g_free(run->regs_mem);
+    g_free(run->outs_mem);
+    g_free(run->tstate_mem);
+    g_free(run->emitted_mem);
     g_free(run);
 }
 
@@ -513,6 +621,10 @@ static void unit_finish(TeslaRun *run)
             }
         }
     }
+    run->threads_out = MIN((uint64_t)run->threads,
+                           (uint64_t)(run->unit + 1) *
+                           (run->compute ? run->block_threads
+                                         : TESLA_WARP_SIZE));
     run->unit_live = false;
 }
 
@@ -690,6 +802,9 @@ TeslaRunStatus tesla_run_exec(TeslaRun *run)
 
 /* --- results -------------------------------------------------------------- */
 
+/* The registers of a thread whose registers are not kept or written. */
+static const uint32_t zero_regs[TESLA_MAX_GPRS];
+
 const TeslaResult *tesla_run_result(const TeslaRun *run)
 {
     return &run->result;
@@ -702,7 +817,7 @@ unsigned tesla_run_threads(const TeslaRun *run)
 
 uint32_t tesla_run_reg(const TeslaRun *run, unsigned thread, unsigned reg)
 {
-    if (!run->regs || thread >= run->threads || reg >= run->env.gprs) {
+    if (!run->regs || thread >= run->threads_out || reg >= run->env.gprs) {
         return 0;
     }
     return run->regs[(size_t)thread * run->env.gprs + reg];
@@ -710,17 +825,29 @@ uint32_t tesla_run_reg(const TeslaRun *run, unsigned thread, unsigned reg)
 
 const uint32_t *tesla_run_regs(const TeslaRun *run, unsigned thread)
 {
-    static const uint32_t zero[TESLA_MAX_GPRS];
-
-    if (!run->regs || thread >= run->threads) {
-        return zero;
+    if (!run->regs || thread >= run->threads_out) {
+        return zero_regs;
     }
     return run->regs + (size_t)thread * run->env.gprs;
 }
 
+const uint32_t *tesla_run_regs_warp(const TeslaRun *run, unsigned first,
+                                    unsigned *stride)
+{
+    uint64_t end = MIN((uint64_t)first + TESLA_WARP_SIZE,
+                       (uint64_t)run->threads);
+
+    if (!run->regs || first >= end || end > run->threads_out) {
+        *stride = 0;
+        return zero_regs;
+    }
+    *stride = run->env.gprs;
+    return run->regs + (size_t)first * run->env.gprs;
+}
+
 const uint32_t *tesla_run_out(const TeslaRun *run, unsigned thread)
 {
-    if (!run->outs || thread >= run->threads) {
+    if (!run->outs || thread >= run->threads_out) {
         return NULL;
     }
     return run->outs + (size_t)thread * run->launch.out_words;
@@ -729,6 +856,30 @@ const uint32_t *tesla_run_out(const TeslaRun *run, unsigned thread)
 bool tesla_run_killed(const TeslaRun *run, unsigned thread)
 {
     return thread < run->threads && (run->tstate[thread] & TTS_KILLED);
+}
+
+uint32_t tesla_run_killed_warp(const TeslaRun *run, unsigned first)
+{
+    unsigned n = first < run->threads ? MIN(run->threads - first,
+                                            (unsigned)TESLA_WARP_SIZE) : 0;
+    const uint8_t *ts = run->tstate + first;
+    uint32_t m = 0;
+
+#ifdef __SSE2__
+    if (n == TESLA_WARP_SIZE) {
+        __m128i k = _mm_set1_epi8(TTS_KILLED);
+        __m128i lo = _mm_loadu_si128((const __m128i *)ts);
+        __m128i hi = _mm_loadu_si128((const __m128i *)(ts + 16));
+
+        return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(lo, k), k)) |
+               (uint32_t)_mm_movemask_epi8(
+                   _mm_cmpeq_epi8(_mm_and_si128(hi, k), k)) << 16;
+    }
+#endif
+    for (unsigned l = 0; l < n; l++) {
+        m |= (uint32_t)!!(ts[l] & TTS_KILLED) << l;
+    }
+    return m;
 }
 
 bool tesla_run_exited(const TeslaRun *run, unsigned thread)

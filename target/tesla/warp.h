@@ -171,7 +171,6 @@ struct TeslaRun {
 
     /* Decode cache: env.decoded's or own_cc; the arrays are its. */
     TeslaCodeCache *cc;
-    TeslaCodeCache own_cc;
     TeslaInsn *icache;
     uint8_t *ivalid;
     TeslaFastInsn *fcache;
@@ -188,25 +187,39 @@ struct TeslaRun {
     /* The unit being run. */
     unsigned unit;
     bool unit_live;
-    TeslaWarp **warps;      /* warps_per_unit */
     unsigned sched_next;
-    uint8_t *shared;        /* s[] of the block */
+    uint8_t *shared;        /* s[] of the block (NULL: none) */
     uint32_t bar_count[TESLA_NUM_BARRIERS];
     uint32_t bar_gen[TESLA_NUM_BARRIERS];   /* completions so far */
-    GArray *locks;          /* TeslaLockEntry: s[] words locked (G200) */
 
-    /* Results, per thread. */
+    /* Results, per thread (NULL: not kept). */
     uint32_t *regs;         /* threads * gprs when keep_regs */
     uint32_t *outs;         /* threads * out_words */
     uint8_t *tstate;        /* TTS_* bits */
-    GArray *emits;          /* TeslaEmitRec */
     uint32_t *emitted;      /* per thread, when launch.max_emits */
+    unsigned threads_out;   /* threads whose regs and outs are written */
 
     uint64_t insns;
     uint64_t clock;
     bool skip_trace;        /* resuming after a pause: hook already ran */
     TeslaResult result;
     bool finished;
+
+    /*
+     * Memory kept across launches (tesla_run_renew), from here on: the
+     * fields above are zeroed for each launch, the buffers below are
+     * handed out again where they are big enough.
+     */
+    TeslaCodeCache own_cc;
+    TeslaWarp **warps;      /* warps_alloc; a unit runs warps_per_unit */
+    unsigned warps_alloc;
+    uint32_t warps_local;   /* l[] bytes a lane their local was made for */
+    uint32_t warps_out;     /* o[] words a lane their out was made for */
+    GArray *locks;          /* TeslaLockEntry: s[] words locked (G200) */
+    GArray *emits;          /* TeslaEmitRec */
+    /* buffers of *_cap elements, for the pointers above */
+    void *shared_mem, *regs_mem, *outs_mem, *emitted_mem, *tstate_mem;
+    size_t shared_cap, regs_cap, outs_cap, emitted_cap, tstate_cap;
 };
 
 /* tstate bits */

@@ -293,28 +293,34 @@ START_TEST(budget)
 }
 END_TEST
 
+/* discard_quadon's program: threads t % 4 != 0 discarded, $r3 1 else. */
+static void discard_prog(TProg *p)
+{
+    TeslaInsn *i;
+
+    TP(p, TOP_MOV_FROM_SR, R(0), SREG(0));              /* 0: lane */
+    /* 1: normal floats, which mov2 (an f32 add of +0) keeps */
+    TP(p, TOP_IADD, R(1), R(0), IMM(0x3f800000));
+    test_bits(p, 3);                                    /* 2: lane % 4 */
+    pred(TP0(p, TOP_DISCARD), P_LG);                    /* 3: keep UL */
+    TP0(p, TOP_QUADON);                                 /* 4 */
+    i = TP(p, TOP_QUADOP, R(2), R(1), R(1));            /* 5 */
+    i->quad_src = 3;                                    /* read LR */
+    i->quad_ops[0] = i->quad_ops[1] = TQOP_MOV2;
+    i->quad_ops[2] = i->quad_ops[3] = TQOP_MOV2;
+    TP0(p, TOP_QUADPOP);                                /* 6 */
+    TP(p, TOP_IADD, R(3), R(3), IMM(1));                /* 7 */
+    tp_exit(p);
+}
+
 /* Fragment: discard kills threads; quadon revives the quad for quadop. */
 START_TEST(discard_quadon)
 {
     TProg p;
-    TeslaInsn *i;
 
     tp_init(&p, TESLA_G80, TESLA_PROG_FP);
     p.launch.threads = 8;
-    TP(&p, TOP_MOV_FROM_SR, R(0), SREG(0));             /* 0: lane */
-    /* 1: normal floats, which mov2 (an f32 add of +0) keeps */
-    TP(&p, TOP_IADD, R(1), R(0), IMM(0x3f800000));
-    test_bits(&p, 3);                                   /* 2: lane % 4 */
-    i = pred(TP0(&p, TOP_DISCARD), P_LG);               /* 3: keep UL */
-    (void)i;
-    TP0(&p, TOP_QUADON);                                /* 4 */
-    i = TP(&p, TOP_QUADOP, R(2), R(1), R(1));           /* 5 */
-    i->quad_src = 3;                                    /* read LR */
-    i->quad_ops[0] = i->quad_ops[1] = TQOP_MOV2;
-    i->quad_ops[2] = i->quad_ops[3] = TQOP_MOV2;
-    TP0(&p, TOP_QUADPOP);                               /* 6 */
-    TP(&p, TOP_IADD, R(3), R(3), IMM(1));               /* 7 */
-    tp_exit(&p);
+    discard_prog(&p);
     tp_run_ok(&p);
     for (unsigned t = 0; t < 8; t++) {
         ck_assert_int_eq(tesla_run_killed(p.run, t), (t & 3) != 0);
@@ -322,6 +328,77 @@ START_TEST(discard_quadon)
         /* quadon ran the quadop on the discarded threads too */
         ck_assert_uint_eq(tp_reg(&p, t, 2), t + 0x3f800000);
     }
+    tp_done(&p);
+}
+END_TEST
+
+/*
+ * The per-warp results of @p's run of discard_prog (@threads of them)
+ * agree with the per-thread ones and with the program; none past them.
+ */
+static void check_warps(TProg *p, unsigned threads)
+{
+    for (unsigned first = 0; first < 96; first += 32) {
+        uint32_t killed = tesla_run_killed_warp(p->run, first);
+        unsigned stride;
+        const uint32_t *rows = tesla_run_regs_warp(p->run, first, &stride);
+
+        ck_assert_uint_eq(stride, first < threads ? p->env.gprs : 0);
+        for (unsigned l = 0; l < 32; l++) {
+            unsigned t = first + l;
+            bool ran = t < threads;
+
+            ck_assert_int_eq((killed >> l) & 1, t < threads && (t & 3));
+            ck_assert_int_eq(tesla_run_killed(p->run, t),
+                             t < threads && (t & 3));
+            ck_assert_uint_eq(tp_reg(p, t, 3), ran && !(t & 3));
+            ck_assert_int_eq(tp_reg(p, t, 2) >= 0x3f800000, ran);
+            for (unsigned r = 0; r < p->env.gprs && t < threads; r++) {
+                ck_assert_uint_eq(rows[l * stride + r], tp_reg(p, t, r));
+            }
+        }
+    }
+}
+
+/*
+ * A run renewed for other launches: the same results as a new run's,
+ * nothing of the last launch's left for threads not run (a trap), a
+ * malformed launch refused and then a launch of no threads.
+ */
+START_TEST(run_renew)
+{
+    TProg p;
+    char *err = NULL;
+
+    tp_init(&p, TESLA_G80, TESLA_PROG_FP);
+    p.launch.threads = 72;
+    discard_prog(&p);
+    tp_run_ok(&p);
+    check_warps(&p, 72);
+    p.launch.threads = 40;
+    ck_assert(tesla_run_renew(p.run, &p.env, &p.launch, &err));
+    ck_assert_int_eq(tesla_run_exec(p.run), TESLA_RUN_DONE);
+    check_warps(&p, 40);
+    /* the first warp times out: the second's results are not there */
+    p.launch.threads = 64;
+    p.env.insn_budget = 4;
+    ck_assert(tesla_run_renew(p.run, &p.env, &p.launch, &err));
+    ck_assert_int_eq(tesla_run_exec(p.run), TESLA_RUN_TRAP);
+    ck_assert_uint_eq(tesla_run_killed_warp(p.run, 32), 0);
+    ck_assert_uint_eq(tp_reg(&p, 36, 3), 0);
+    ck_assert_uint_eq(tp_reg(&p, 33, 2), 0);
+    p.launch.threads = 6;
+    ck_assert(!tesla_run_renew(p.run, &p.env, &p.launch, &err));
+    ck_assert_ptr_nonnull(strstr(err, "quads"));
+    g_free(err);
+    ck_assert_uint_eq(tesla_run_threads(p.run), 0);
+    ck_assert_int_eq(tesla_run_exec(p.run), TESLA_RUN_DONE);
+    ck_assert_int_eq(tesla_run_killed(p.run, 1), false);
+    p.launch.threads = 96;
+    p.env.insn_budget = 0;
+    ck_assert(tesla_run_renew(p.run, &p.env, &p.launch, &err));
+    ck_assert_int_eq(tesla_run_exec(p.run), TESLA_RUN_DONE);
+    check_warps(&p, 96);
     tp_done(&p);
 }
 END_TEST
@@ -439,6 +516,7 @@ Suite *tesla_exec_ctrl_suite(void)
     tcase_add_test(tc, traps);
     tcase_add_test(tc, budget);
     tcase_add_test(tc, discard_quadon);
+    tcase_add_test(tc, run_renew);
     tcase_add_test(tc, trace_pause);
     suite_add_tcase(s, tc);
     return s;
