@@ -108,9 +108,11 @@ glmark_scenes=${GLMARK_SCENES:-'build texture:texture-filter=mipmap texture:text
 #   along the heights -- as if its height-dependent blend of grass and
 #   rock, or its lighting, read slightly different values from the
 #   maps it first renders from simplex noise (heights, normals,
-#   specular); not found yet.  Its terrain draw
+#   specular); not found yet.  The terrain draw itself: without its
+#   post-processing (terrain:bloom=false:tilt-shift=false) 37490
+#   pixels still differ, in the same bands.  Its terrain draw
 #   (393216 vertices, each fetching two texels) can take over 2 s on a
-#   loaded host: nouveau's TLB flush timed out in one of three runs.
+#   loaded host: nouveau's TLB flush timed out in two of four runs.
 # - refract: 4544 of 76800 pixels off by > 2% (83 by > 20%), inside
 #   the bunny, where three dependent lookups (distance, back normal,
 #   background) amplify any rounding; not investigated further.
