@@ -373,6 +373,7 @@ void nv50_fp_prog_free(NV50FpProg *pr)
     }
     for (unsigned i = 0; i < FP_RING_MAX; i++) {
         if (pr->ring[i]) {
+            tesla_run_free(pr->ring[i]->mem);
             g_free(pr->ring[i]->in);
             g_free(pr->ring[i]);
         }
@@ -510,6 +511,24 @@ pixels:
     }
 }
 
+/* What fp-retire.c reads of the run, by warp. */
+static void fp_batch_warps(FpBatch *b)
+{
+    unsigned threads = b->nquads * 4;
+
+    for (unsigned w = 0; w * TESLA_WARP_SIZE < threads; w++) {
+        unsigned first = w * TESLA_WARP_SIZE;
+        uint32_t m = tesla_run_killed_warp(b->run, first);
+
+        for (unsigned l = 0; l < MIN(threads - first,
+                                     (unsigned)TESLA_WARP_SIZE); l++) {
+            m |= (uint32_t)b->invisible[first + l] << l;
+        }
+        b->dead[w] = m;
+        b->rows[w] = tesla_run_regs_warp(b->run, first, &b->stride);
+    }
+}
+
 /* Batch @b's v[] words and its launch, on @budget insns (0: no bound). */
 static void batch_run(FpBatch *b, unsigned executor, uint64_t budget)
 {
@@ -542,9 +561,13 @@ static void batch_run(FpBatch *b, unsigned executor, uint64_t budget)
     }
     env.decoded = d->prog->cc[executor];
     env.insn_budget = budget;
-    b->run = tesla_run_new(&env, &tl, &b->err);
+    if (!b->mem) {
+        b->mem = tesla_run_alloc();
+    }
+    b->run = tesla_run_renew(b->mem, &env, &tl, &b->err) ? b->mem : NULL;
     if (b->run) {
         tesla_run_exec(b->run);
+        fp_batch_warps(b);
     }
 }
 
@@ -587,7 +610,6 @@ bool fp_batch_budget(FpDraw *d, FpBatch *b)
         if (!d->budget_out) {
             budget_trap(d, b);
         }
-        tesla_run_free(b->run);
         b->run = NULL;
         g_free(b->err);
         b->err = NULL;
@@ -602,7 +624,6 @@ bool fp_batch_budget(FpDraw *d, FpBatch *b)
     }
     if (b->budget != left && r->insns >= left) {
         /* ran on more than was left: what the batch does on just that */
-        tesla_run_free(b->run);
         b->run = NULL;
         b->budget = left;
         batch_run(b, 0, left);

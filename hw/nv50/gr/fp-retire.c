@@ -38,9 +38,9 @@
  *   tables are read by the lanes as by the texture unit (no cache).
  * - Ring: up to depth batches from the oldest a lane has not retired to
  *   the one filling; a slot is refilled only once every lane has
- *   retired its batch (its run is freed then).  The engine thread waits
- *   for a job only when the ring is full or at the draw's end, and then
- *   runs it itself if no pool thread has started it.
+ *   retired its batch (its run's memory is kept for the next).  The
+ *   engine thread waits for a job only when the ring is full or at the
+ *   draw's end, and then runs it itself if no pool thread has started it.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -114,6 +114,12 @@ static void fp_output(FpLane *l, const uint32_t *reg, const FpQuad *q,
     }
 }
 
+/* The registers of thread @t of batch @b. */
+static inline const uint32_t *fp_regs(const FpBatch *b, unsigned t)
+{
+    return b->rows[t / TESLA_WARP_SIZE] + t % TESLA_WARP_SIZE * b->stride;
+}
+
 /*
  * fp_output for the 4 threads of quad @q from @t0 when d->quad_out
  * (early Z only, no alpha test or coverage, colour 0 in $r0-$r3 to one
@@ -121,28 +127,26 @@ static void fp_output(FpLane *l, const uint32_t *reg, const FpQuad *q,
  * nv50_rop_write_quad, others (none expected) to fp_output.
  */
 static void fp_output_quad(FpLane *l, const FpBatch *b, const FpQuad *q,
-                           unsigned t0)
+                           unsigned t0, unsigned live)
 {
     float col[4][4];
-    unsigned mask = 0;
+    unsigned mask = 0, n = 0;
 
     for (unsigned i = 0; i < 4; i++) {
-        unsigned t = t0 + i;
-
-        if (b->invisible[t] || tesla_run_killed(b->run, t)) {
+        if (!(live & (1u << i))) {
             continue;
         }
         if (q->samples[i] != 1) {
-            fp_output(l, tesla_run_regs(b->run, t), q, i,
-                      b->prim[q->prim].front);
+            fp_output(l, fp_regs(b, t0 + i), q, i, b->prim[q->prim].front);
             continue;
         }
-        memcpy(col[i], tesla_run_regs(b->run, t), sizeof(col[i]));
+        memcpy(col[i], fp_regs(b, t0 + i), sizeof(col[i]));
         mask |= 1u << i;
+        n++;
     }
     if (mask) {
         nv50_rop_write_quad(l->rop, q->x, q->y, mask, col);
-        l->samplecnt += l->d->samplecnt * (unsigned)__builtin_popcount(mask);
+        l->samplecnt += l->d->samplecnt * n;
     }
 }
 
@@ -158,17 +162,19 @@ static void fp_lane_retire(FpLane *l, const FpBatch *b)
     for (unsigned n = 0; n < b->nlq[l->idx]; n++) {
         unsigned t0 = lq[n] * 4;
         const FpQuad *q = &b->quad[lq[n]];
+        unsigned live = ~b->dead[t0 / TESLA_WARP_SIZE] >>
+                        (t0 % TESLA_WARP_SIZE) & 0xf;
 
         if (b->prim[q->prim].seq <= b->stop_seq) {
             continue;
         }
         if (d->quad_out) {
-            fp_output_quad(l, b, q, t0);
+            fp_output_quad(l, b, q, t0, live);
             continue;
         }
-        for (unsigned t = t0; t < t0 + 4; t++) {
-            if (!b->invisible[t] && !tesla_run_killed(b->run, t)) {
-                fp_output(l, tesla_run_regs(b->run, t), q, t % 4,
+        for (unsigned i = 0; i < 4; i++) {
+            if (live & (1u << i)) {
+                fp_output(l, fp_regs(b, t0 + i), q, i,
                           b->prim[q->prim].front);
             }
         }
@@ -325,8 +331,7 @@ static void fp_retired(FpDraw *d, uint64_t upto)
     for (; d->freed < upto; d->freed++) {
         FpBatch *b = d->prog->ring[d->freed % d->depth];
 
-        tesla_run_free(b->run);
-        b->run = NULL;
+        b->run = NULL;          /* b->mem is kept for the slot's next */
     }
 }
 

@@ -84,8 +84,13 @@ typedef struct FpBatch {
     size_t in_cap;              /* words of in[] */
     /* the job's results */
     uint64_t budget;            /* the insn budget it ran on (0: none) */
-    TeslaRun *run;
-    char *err;                  /* tesla_run_new's */
+    TeslaRun *run;              /* mem once launched, else NULL */
+    TeslaRun *mem;              /* kept for the slot's next batches */
+    char *err;                  /* tesla_run_renew's */
+    /* by warp: threads invisible or killed, their registers' rows */
+    uint32_t dead[FP_BATCH_QUADS * 4 / TESLA_WARP_SIZE];
+    const uint32_t *rows[FP_BATCH_QUADS * 4 / TESLA_WARP_SIZE];
+    unsigned stride;            /* words from a thread's row to the next */
     /* set by the engine thread once shaded, for the lanes */
     bool ok;                    /* its results go to the ROP */
     uint64_t stop_seq;          /* the draw's then */
@@ -165,7 +170,7 @@ struct NV50FpDraw {
     /*
      * batches by number: made are shaded or shading (ring[n % depth]),
      * the first shaded collected by the engine thread, the first freed
-     * retired by every lane (their runs freed); batch made fills
+     * retired by every lane (their runs done with); batch made fills
      */
     WorkPool *pool;
     unsigned depth;
@@ -214,7 +219,7 @@ static inline unsigned fp_lane_of(const FpDraw *d, int x, int y)
 void fp_submit(FpDraw *d);
 /* fp_submit, then wait until every batch is retired. */
 void fp_drain(FpDraw *d);
-/* After fp_drain: the lanes' counters into the state; frees the runs. */
+/* After fp_drain: the lanes' counters into the state, the ROP synced. */
 void fp_batches_end(FpDraw *d);
 
 /* --- fp-prog.c --- */
