@@ -340,8 +340,8 @@ TeslaRun *tesla_run_alloc(void)
     return g_new0(TeslaRun, 1);
 }
 
-bool tesla_run_renew(TeslaRun *run, const TeslaEnv *env,
-                     const TeslaLaunch *launch, char **errp)
+/* The last launch's emits dropped. */
+static void emits_clear(TeslaRun *run)
 {
     for (unsigned i = 0; run->emits && i < run->emits->len; i++) {
         g_free(g_array_index(run->emits, TeslaEmitRec, i).out);
@@ -349,6 +349,12 @@ bool tesla_run_renew(TeslaRun *run, const TeslaEnv *env,
     if (run->emits) {
         g_array_set_size(run->emits, 0);
     }
+}
+
+bool tesla_run_renew(TeslaRun *run, const TeslaEnv *env,
+                     const TeslaLaunch *launch, char **errp)
+{
+    emits_clear(run);
     memset(run, 0, offsetof(TeslaRun, own_cc));
     if (!run_launch(run, env, launch, errp)) {
         /* a launch of no threads until renewed */
@@ -386,9 +392,7 @@ void tesla_run_free(TeslaRun *run)
         return;
     }
     warps_release(run);
-    for (unsigned i = 0; run->emits && i < run->emits->len; i++) {
-        g_free(g_array_index(run->emits, TeslaEmitRec, i).out);
-    }
+    emits_clear(run);
     if (run->emits) {
         g_array_free(run->emits, true);
     }
