@@ -7,6 +7,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/host-tsc.h"
 #include "gemu/log.h"
 #include "g84.h"
 
@@ -144,6 +145,17 @@ static void add_deterministic(GPtrArray *args, const G84QemuUser *u)
     if (!u->has_rtc) {
         add(args, "-rtc", g_strdup("base=" G84_VCLOCK_RTC_BASE ",clock=vm"));
     }
+}
+
+unsigned g84_guest_tsc_khz(const G84QemuUser *u, bool deterministic)
+{
+    if (u->has_accel) {
+        return 0;
+    }
+    if (u->has_icount || deterministic) {
+        return 1000000;
+    }
+    return host_tsc_khz();
 }
 
 GPtrArray *g84_qemu_argv(const MachineOptions *opts, const G84QemuUser *u,

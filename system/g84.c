@@ -263,13 +263,19 @@ static void g84_teardown(G84Machine *m)
  * window, no monitor) has nobody to type at the guest's shell: unless the
  * user chose "gemu.poweroff=", the guest powers off once it is up.
  * -guest-run's command goes as "gemu.runb64=" in base64 (any text
- * survives; the guest's /init decodes it and powers off after it).  NULL
- * with *errp set if the line is too long for the kernel.
+ * survives; the guest's /init decodes it and powers off after it).
+ * @tsc_khz (0: none) goes as tsc_early_khz=.  NULL with *errp set if the
+ * line is too long for the kernel.
  */
-static char *g84_guest_cmdline(const MachineOptions *opts, GError **errp)
+static char *g84_guest_cmdline(const MachineOptions *opts, unsigned tsc_khz,
+                               GError **errp)
 {
     GString *s = g_string_new(G84_GUEST_CMDLINE);
 
+    if (tsc_khz) {
+        /* before -guest-append: the user's own value wins */
+        g_string_append_printf(s, " tsc_early_khz=%u", tsc_khz);
+    }
     if (opts->guest_append) {
         g_string_append_printf(s, " %s", opts->guest_append);
     }
@@ -462,7 +468,11 @@ static bool g84_launch(G84Machine *m, const MachineOptions *opts, int *fd)
 
     /* after display_open: a batch run (no window) powers off by itself */
     if (opts->guest) {
-        if (!(cmdline = g84_guest_cmdline(opts, &err))) {
+        cmdline = g84_guest_cmdline(opts,
+                                    g84_guest_tsc_khz(&m->user,
+                                                      l.deterministic),
+                                    &err);
+        if (!cmdline) {
             gemu_error("g84: -guest: %s", err->message);
             return false;
         }

@@ -45,6 +45,13 @@ uint64_t g84_parse_size(const char *str);
 /* The user's QEMU options; false with *errp for one gemu cannot take. */
 bool g84_qemu_scan(const MachineOptions *opts, G84QemuUser *u,
                    GError **errp);
+/*
+ * The rate of the guest's TSC as QEMU will run it, in kHz, for the guest
+ * kernel's tsc_early_khz= (gemu/host-tsc.h): 1 GHz under -icount (its
+ * TSC counts the virtual clock's ns), the host's TSC rate under TCG
+ * otherwise; 0 (not known) with an accelerator the user chose.
+ */
+unsigned g84_guest_tsc_khz(const G84QemuUser *u, bool deterministic);
 /* QEMU's argv, NULL-terminated. */
 GPtrArray *g84_qemu_argv(const MachineOptions *opts, const G84QemuUser *u,
                          const G84QemuLaunch *l);
@@ -82,7 +89,9 @@ bool g84_guest_prepare(const G84GuestSpec *spec, char **kernel,
  * round trip over QEMU's socket (~25 s a full redraw, interrupts off
  * when printk scrolls), and the soft-lockup detector, the RCU stall
  * warning and the clocksource watchdog would each print a report whose
- * lines scroll fbcon again: a boot that never ends.
+ * lines scroll fbcon again: a boot that never ends.  With the
+ * watchdog off nothing corrects a TSC rate the kernel measured wrong
+ * on a loaded host: gemu adds tsc_early_khz= (g84_guest_tsc_khz).
  */
 #define G84_GUEST_CMDLINE \
     "console=ttyS0 panic=-1 irqpoll nolapic_timer nohz=off nosoftlockup " \

@@ -8,7 +8,8 @@
 # lib/modules, modules for another version, no nouveau in modules.dep, a
 # nouveau.ko whose vermagic names another kernel), -guest-files (not a
 # cpio archive), -screendump/-compare/-compare-tolerance/-summary; and
-# -summary's JSON of a run whose guest gave no status (125).
+# -summary's JSON of a run whose guest gave no status (125); the
+# guest's tsc_early_khz= as gemu hands it to QEMU (tsc_checks).
 #
 # Boot "own": Debian's bzImage given as -guest-kernel, a module tree made
 # here as "make modules_install INSTALL_MOD_PATH=DIR" would leave it
@@ -156,6 +157,66 @@ error_checks() {
         -M g84 -summary "$tmp/noguest.json" -qemu true
     jqcheck errors "$tmp/noguest.json" \
         '.exit_status == 0 and .nouveau_errors == null and .frames_compared == 0'
+    tsc_checks
+}
+
+# tsc_khz GEMU-ARGS...: the guest's tsc_early_khz= values as gemu hands
+# them to QEMU (a "QEMU" that keeps its arguments), one per line
+tsc_khz() {
+    rm -f "$tmp/qemu-args"
+    "$build/gemu" -display none -M g84 -guest-kernel "$tmp/kb/bzImage" \
+        -guest-modules "$tmp/other" -qemu "$tmp/qemu-args.sh" "$@" \
+        >/dev/null 2>&1
+    sed -n '/^-append$/{n;p}' "$tmp/qemu-args" 2>/dev/null |
+        tr ' ' '\n' | sed -n 's/^tsc_early_khz=//p'
+}
+
+# The guest's TSC rate on its command line (system/g84.h): a guest
+# kernel that measures it at boot on a loaded host can be far off, and
+# its clock then runs fast.  -icount's 1 GHz under -clock virtual, the
+# host's rate under TCG (x86-64 hosts with constant_tsc), none with the
+# user's accelerator; -guest-append's own value comes after gemu's.
+tsc_checks() {
+    printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s"\n' "$tmp/qemu-args" \
+        >"$tmp/qemu-args.sh"
+    chmod +x "$tmp/qemu-args.sh"
+    got=$(tsc_khz -clock virtual)
+    if test "$got" = 1000000; then
+        ok "tsc: -clock virtual gives the guest tsc_early_khz=1000000"
+    else
+        ko "tsc: -clock virtual: tsc_early_khz '$got', not 1000000"
+    fi
+    got=$(tsc_khz)
+    if test "$(uname -m)" = x86_64 &&
+       grep -q ' constant_tsc' /proc/cpuinfo; then
+        # the host's own idea of its TSC, where the kernel says it
+        host=$(sed -n 's/^cpu MHz[^0-9]*\([0-9]*\).*/\1/p' /proc/cpuinfo |
+               head -n 1)
+        if test -n "$got" && test "$got" -gt 100000 &&
+           test "$got" -lt 10000000; then
+            ok "tsc: the host's TSC rate for the guest: $got kHz" \
+               "(cpu MHz $host)"
+        else
+            ko "tsc: the host's TSC rate: '$got' kHz"
+        fi
+    elif test -z "$got"; then
+        ok "tsc: no constant TSC here: no tsc_early_khz"
+    else
+        ko "tsc: tsc_early_khz '$got' on a host without constant_tsc"
+    fi
+    got=$(tsc_khz -- -accel kvm)
+    if test -z "$got"; then
+        ok "tsc: the user's accelerator: no tsc_early_khz"
+    else
+        ko "tsc: with -accel kvm: tsc_early_khz '$got'"
+    fi
+    got=$(tsc_khz -clock virtual -guest-append tsc_early_khz=5 |
+          tr '\n' ' ')
+    if test "$got" = "1000000 5 "; then
+        ok "tsc: -guest-append's tsc_early_khz comes last (the kernel's)"
+    else
+        ko "tsc: with -guest-append tsc_early_khz=5: '$got'"
+    fi
 }
 
 # run NAME STATUS -- GEMU-ARGS...: a boot; gemu must exit with STATUS
