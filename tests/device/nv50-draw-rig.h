@@ -154,6 +154,31 @@ static inline void passthrough_vp(uint64_t va_code, uint64_t va_vb0,
 }
 
 /*
+ * The GP suites' state after passthrough_vp: the GP's code segment at
+ * @va_gp, a 64x64 viewport (x, y -> 32x + 32, 32y + 32), depth 0..1,
+ * rasterizer on, CCW front faces, 1-pixel lines and points, GL's last
+ * provoking vertex.
+ */
+static inline void gp_suite_state(uint64_t va_gp)
+{
+    m(NV50_3D_GP_ADDRESS_HIGH, (uint32_t)(va_gp >> 32));
+    m(NV50_3D_GP_ADDRESS_LOW, (uint32_t)va_gp);
+    for (unsigned i = 0; i < 3; i++) {
+        m(NV50_3D_VIEWPORT_SCALE_X + 4 * i, f2u(i == 2 ? 0.5f : 32.0f));
+        m(NV50_3D_VIEWPORT_TRANSLATE_X + 4 * i, f2u(i == 2 ? 0.5f : 32.0f));
+    }
+    m(NV50_3D_DEPTH_RANGE_NEAR, f2u(0.0f));
+    m(NV50_3D_DEPTH_RANGE_FAR, f2u(1.0f));
+    m(NV50_3D_VIEWPORT_TRANSFORM_EN, 1);
+    m(NV50_3D_VIEW_VOLUME_CLIP_CTRL, 0x1080);
+    m(NV50_3D_RASTERIZE_ENABLE, 1);
+    m(NV50_3D_FRONT_FACE, NV50_3D_FRONT_FACE_CCW);
+    m(NV50_3D_LINE_WIDTH, f2u(1.0f));
+    m(NV50_3D_POINT_SIZE, f2u(1.0f));
+    m(NV50_3D_PROVOKING_VERTEX_LAST, 1);
+}
+
+/*
  * RT 0 alone: @w x @h RGBA32_FLOAT, pitch-linear at @va (its @layers
  * layers, if more than 1, one after the other), in a screen scissor of
  * its size; every word -1.0 first.

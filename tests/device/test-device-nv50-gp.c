@@ -38,21 +38,7 @@ static void setup_class(uint16_t class_id)
     m(NV50_3D_DMA_QUERY, GR_DMA_VM);
     nv50_3d_draw_set_emit(state(), capture, &cap);
     passthrough_vp(VA_VPCODE, VA_VB0, VA_VB1);
-    m(NV50_3D_GP_ADDRESS_HIGH, (uint32_t)(VA_GPCODE >> 32));
-    m(NV50_3D_GP_ADDRESS_LOW, (uint32_t)VA_GPCODE);
-    for (unsigned i = 0; i < 3; i++) {
-        m(NV50_3D_VIEWPORT_SCALE_X + 4 * i, f2u(i == 2 ? 0.5f : 32.0f));
-        m(NV50_3D_VIEWPORT_TRANSLATE_X + 4 * i, f2u(i == 2 ? 0.5f : 32.0f));
-    }
-    m(NV50_3D_DEPTH_RANGE_NEAR, f2u(0.0f));
-    m(NV50_3D_DEPTH_RANGE_FAR, f2u(1.0f));
-    m(NV50_3D_VIEWPORT_TRANSFORM_EN, 1);
-    m(NV50_3D_VIEW_VOLUME_CLIP_CTRL, 0x1080);
-    m(NV50_3D_RASTERIZE_ENABLE, 1);
-    m(NV50_3D_FRONT_FACE, NV50_3D_FRONT_FACE_CCW);
-    m(NV50_3D_LINE_WIDTH, f2u(1.0f));
-    m(NV50_3D_POINT_SIZE, f2u(1.0f));
-    m(NV50_3D_PROVOKING_VERTEX_LAST, 1);
+    gp_suite_state(VA_GPCODE);
 }
 
 static void setup(void)

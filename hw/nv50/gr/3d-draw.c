@@ -27,7 +27,10 @@
  * - Primitive restart: PRIM_RESTART_ENABLE with an index equal to
  *   PRIM_RESTART_INDEX (before VB_ELEMENT_BASE); for VERTEX_BUFFER_*
  *   vertices only with PRIM_RESTART_WITH_DRAW_ARRAYS (Mesa sets it).
- * - The vertex cache: an index repeated in one draw runs the VP once.
+ * - The vertex cache (vcache.c): the stream is fetched and shaded in
+ *   batches into a bounded ring of vertices as assembly asks for them;
+ *   an index repeated while its vertex is cached runs the VP once.  A
+ *   VP trap stops the draw at the primitive that needed that batch.
  * - Assembly: GL's rules for strips (odd triangles' first two vertices
  *   swapped), fans, quads and quad strips (two triangles), polygons,
  *   line loops; adjacency primitives draw their main vertices, a GP
@@ -49,7 +52,8 @@
  *   the stream), VFETCH_PRIMITIVES (assembled), GENERATED_PRIMITIVES
  *   and RAST_PRIMITIVES_PRECLIP (after the GP, to stream output and
  *   the clipper), gp.c's and strmout.c's, VP_LAUNCHES (VP runs, one a
- *   vertex after the cache; UNVERIFIED the hardware's unit),
+ *   vertex after the cache, again for one evicted and needed again;
+ *   UNVERIFIED the hardware's unit),
  *   RAST_PRIMITIVES_POSTCLIP (primitives to the back end, after
  *   clipping and culling).
  *
@@ -60,9 +64,13 @@
 #include "gemu/log.h"
 #include "gemu/trace.h"
 #include "hw/nv50/engine.h"
-#include "draw.h"
+#include "vcache.h"
 
 #define REF_RESTART     0xffffffffu
+/*
+ * A BEGIN/END's refs kept (16 bytes each with the cache's slot[]: 256
+ * MiB at most); the shaded vertices are vcache.c's bounded ring.
+ */
 #define MAX_DRAW_VERTS  (1u << 24)
 
 /* methods only the trace point reads (rnndb g80_3d.xml) */
@@ -78,26 +86,12 @@
 #define TRACE_FP_REG_ALLOC_TEMP         0x198c
 #define TRACE_FP_CONTROL                0x19a8
 
-typedef enum RefKind {
-    REF_ARRAY,          /* VERTEX_BUFFER_*: fetch at .val */
-    REF_INDEX,          /* VB_ELEMENT_*: fetch at .val + VB_ELEMENT_BASE */
-    REF_WORDS,          /* VERTEX_DATA: words at .val */
-    REF_IMMEDIATE,      /* VTX_ATTR snapshot at .val */
-    REF_BREAK,          /* primitive restart */
-} RefKind;
-
-typedef struct VtxRef {
-    uint8_t kind;
-    uint32_t val;
-    uint32_t vertex_id;
-} VtxRef;
-
 struct NV50Draw {
     bool active;                /* between BEGIN and END */
     bool skipped;               /* COND_MODE said no */
     unsigned prim;              /* NV50_GL_* */
     uint32_t instance;          /* InstanceID */
-    GArray *refs;               /* VtxRef */
+    GArray *refs;               /* NV50VtxRef */
     GArray *words;              /* inline and immediate vertex words */
     unsigned inl_have;          /* words of the inline vertex so far */
     uint32_t vid;               /* next inline/immediate VertexID */
@@ -114,7 +108,7 @@ static NV50Draw *draw_get(NV50Gr3dState *st)
     if (!st->draw) {
         NV50Draw *d = g_new0(NV50Draw, 1);
 
-        d->refs = g_array_new(false, false, sizeof(VtxRef));
+        d->refs = g_array_new(false, false, sizeof(NV50VtxRef));
         d->words = g_array_new(false, false, sizeof(uint32_t));
         for (unsigned i = 0; i < NV50_VTX_ATTRIBS; i++) {
             d->cur[i][3] = f32_to_bits(1.0f);
@@ -147,9 +141,10 @@ void nv50_3d_draw_set_emit(NV50Gr3dState *st, NV50PrimEmit emit,
 
 /* --- the vertex stream --- */
 
-static void add_ref(NV50Draw *d, RefKind kind, uint32_t val, uint32_t vid)
+static void add_ref(NV50Draw *d, NV50RefKind kind, uint32_t val,
+                    uint32_t vid)
 {
-    VtxRef r = { .kind = kind, .val = val, .vertex_id = vid };
+    NV50VtxRef r = { .kind = kind, .val = val, .vertex_id = vid };
 
     if (d->refs->len >= MAX_DRAW_VERTS) {
         gemu_log_once(LOG_GUEST_ERROR, "nv50-draw-big", 0, "nv50: 3D draw "
@@ -164,10 +159,10 @@ static void add_index(NV50Gr3dState *st, NV50Draw *d, uint32_t index)
 {
     if ((nv50_st(st, NV50_3D_PRIM_RESTART_ENABLE) & 1) &&
         index == nv50_st(st, NV50_3D_PRIM_RESTART_INDEX)) {
-        add_ref(d, REF_BREAK, 0, 0);
+        add_ref(d, NV50_REF_BREAK, 0, 0);
         return;
     }
-    add_ref(d, REF_INDEX, index,
+    add_ref(d, NV50_REF_INDEX, index,
             index + nv50_st(st, NV50_3D_VERTEX_ID_BASE));
 }
 
@@ -205,9 +200,9 @@ static void add_arrays(NV50Gr3dState *st, NV50Draw *d, uint32_t count)
     count = MIN(count, MAX_DRAW_VERTS);
     for (uint32_t i = 0; i < count; i++) {
         if (restart && first + i == ri) {
-            add_ref(d, REF_BREAK, 0, 0);
+            add_ref(d, NV50_REF_BREAK, 0, 0);
         } else {
-            add_ref(d, REF_ARRAY, first + i, vid0 + i);
+            add_ref(d, NV50_REF_ARRAY, first + i, vid0 + i);
         }
     }
 }
@@ -224,7 +219,7 @@ static void add_inline(NV50Gr3dState *st, NV50Draw *d, uint32_t data)
     }
     g_array_append_val(d->words, data);
     if (++d->inl_have == per) {
-        add_ref(d, REF_WORDS, d->words->len - per, d->vid++);
+        add_ref(d, NV50_REF_WORDS, d->words->len - per, d->vid++);
         d->inl_have = 0;
     }
 }
@@ -235,8 +230,7 @@ typedef struct DrawRun {
     NV50GrCall *c;
     NV50Gr3dState *st;
     NV50Draw *d;
-    NV50PipeVertex *verts;      /* shaded, by slot */
-    uint32_t *slot;             /* ref -> slot */
+    NV50Vcache *vc;             /* the shaded vertices (vcache.c) */
     bool draw;                  /* RASTERIZE_ENABLE */
     NV50Rop *rop;               /* the draw's render targets and zeta */
     NV50FpDraw *fp;             /* the draw's FP (code, c[]) */
@@ -307,18 +301,23 @@ static void gp_out(void *opaque, NV50PrimKind kind,
  * An assembled primitive of @n vertices (4, 6: with adjacency, whose
  * main vertices are 1, 2 and 0, 2, 4) to the GP, or on.
  */
-static void prim_out(DrawRun *r, NV50PrimKind kind, const uint32_t *refs,
-                     unsigned n, const unsigned *idx, unsigned edges,
-                     unsigned provoking)
+static void prim_out(DrawRun *r, NV50PrimKind kind, uint32_t k0, unsigned n,
+                     const unsigned *idx, unsigned edges, unsigned provoking)
 {
     static const uint8_t main4[] = { 1, 2 }, main6[] = { 0, 2, 4 };
-    const NV50PipeVertex *v[6], *m[3];
+    const NV50PipeVertex *v[NV50_VCACHE_PINS], *m[3];
+    uint32_t k[NV50_VCACHE_PINS];
     unsigned nm = n == 4 ? 2 : MIN(n, 3u);  /* main vertices */
 
-    r->assembled++;
+    /* the vertices and the provoking one, cached together */
     for (unsigned i = 0; i < n; i++) {
-        v[i] = &r->verts[r->slot[refs[idx[i]]]];
+        k[i] = k0 + idx[i];
     }
+    k[n] = k0 + provoking;
+    if (!nv50_vcache_get(r->vc, k, n + 1, v)) {
+        return;                 /* the VP trapped: the draw stops */
+    }
+    r->assembled++;
     if (r->gp) {
         nv50_gp_prim(r->gp, v, n);
         return;
@@ -326,33 +325,33 @@ static void prim_out(DrawRun *r, NV50PrimKind kind, const uint32_t *refs,
     for (unsigned i = 0; i < nm; i++) {
         m[i] = n == 4 ? v[main4[i]] : n == 6 ? v[main6[i]] : v[i];
     }
-    post_prim(r, kind, m, nm, edges, &r->verts[r->slot[refs[provoking]]]);
+    post_prim(r, kind, m, nm, edges, v[n]);
 }
 
 #define OUT1(a, pv) \
-    do { unsigned i_[1] = { a }; prim_out(r, NV50_PRIM_POINTS, refs, 1, \
+    do { unsigned i_[1] = { a }; prim_out(r, NV50_PRIM_POINTS, k0, 1, \
                                           i_, 0, pv); } while (0)
 #define OUT2(a, b, pv) \
-    do { unsigned i_[2] = { a, b }; prim_out(r, NV50_PRIM_LINES, refs, 2, \
+    do { unsigned i_[2] = { a, b }; prim_out(r, NV50_PRIM_LINES, k0, 2, \
                                              i_, 0, pv); } while (0)
 /* a triangle of a polygon: @e its polygon edges (nv50_clip_prim) */
 #define OUT3E(a, b, c_, e, pv) \
     do { unsigned i_[3] = { a, b, c_ }; prim_out(r, NV50_PRIM_TRIANGLES, \
-                                                 refs, 3, i_, e, pv); \
+                                                 k0, 3, i_, e, pv); \
     } while (0)
 #define OUT3(a, b, c_, pv)  OUT3E(a, b, c_, NV50_EDGES_ALL, pv)
 /* with adjacency: @k (4: lines, 6: triangles) vertices in GL's order */
 #define OUTADJ(k, pv, ...) \
     do { unsigned i_[k] = { __VA_ARGS__ }; \
          prim_out(r, k == 4 ? NV50_PRIM_LINES : NV50_PRIM_TRIANGLES, \
-                  refs, k, i_, NV50_EDGES_ALL, pv); } while (0)
+                  k0, k, i_, NV50_EDGES_ALL, pv); } while (0)
 
 /*
  * Triangle strips with adjacency: triangle i's vertices and the ones
  * across its three edges as GL's table has them (0-based; odd triangles
  * swap their first two), given as v0 a0 v1 a1 v2 a2.
  */
-static void assemble_strip_adj(DrawRun *r, const uint32_t *refs, unsigned n,
+static void assemble_strip_adj(DrawRun *r, uint32_t k0, unsigned n,
                                bool last)
 {
     unsigned ntri = n >= 6 ? (n - 4) / 2 : 0;
@@ -376,8 +375,8 @@ static void assemble_strip_adj(DrawRun *r, const uint32_t *refs, unsigned n,
     }
 }
 
-/* One run of the stream between restarts: @refs[0..n) (ref indices). */
-static void assemble(DrawRun *r, const uint32_t *refs, unsigned n)
+/* One run of the stream between restarts: refs k0 .. k0 + n - 1. */
+static void assemble(DrawRun *r, uint32_t k0, unsigned n)
 {
     bool last = nv50_st(r->st, NV50_3D_PROVOKING_VERTEX_LAST) & 1;
     unsigned i;
@@ -458,7 +457,7 @@ static void assemble(DrawRun *r, const uint32_t *refs, unsigned n)
         }
         break;
     case NV50_GL_TRIANGLE_STRIP_ADJ:
-        assemble_strip_adj(r, refs, n, last);
+        assemble_strip_adj(r, k0, n, last);
         break;
     }
 }
@@ -470,7 +469,7 @@ static void assemble(DrawRun *r, const uint32_t *refs, unsigned n)
  * read at their entries (+ the code segment) and disassembled.
  */
 static void trace_draw(NV50GrCall *c, NV50Gr3dState *st, unsigned refs,
-                       unsigned nverts, unsigned in_words)
+                       unsigned in_words)
 {
     const NV50GrShared *sh = &c->ctx->shared;
     unsigned size = MIN(nv50_st(st, NV50_3D_VP_RESULT_MAP_SIZE),
@@ -485,13 +484,13 @@ static void trace_draw(NV50GrCall *c, NV50Gr3dState *st, unsigned refs,
                  k + 1 < size ? "." : "");
     }
     gemu_trace(TRACE_NV50_3D_DRAW, "ch %d begin 0x%x vertices %u "
-               "vp-runs %u in-words %u vp 0x%010" PRIx64 "+0x%x "
+               "in-words %u vp 0x%010" PRIx64 "+0x%x "
                "attr-en 0x%08x.%08x builtin 0x%x regs %u results %u "
                "map[%u] %s fp 0x%010" PRIx64 "+0x%x interp 0x%08x "
                "color 0x%08x noperspective 0x%08x flat %u control 0x%08x "
                "regs %u results %u rt0 fmt 0x%x at 0x%02x%08x blend 0x%x",
                c->ctx->chid, nv50_st(st, NV50_3D_VERTEX_BEGIN_GL), refs,
-               nverts, in_words, sh->code[NV50_GR_PROG_VP],
+               in_words, sh->code[NV50_GR_PROG_VP],
                nv50_st(st, NV50_3D_VP_START_ID),
                nv50_st(st, NV50_3D_VP_ATTR_EN(0)),
                nv50_st(st, NV50_3D_VP_ATTR_EN(1)),
@@ -515,84 +514,34 @@ static void trace_draw(NV50GrCall *c, NV50Gr3dState *st, unsigned refs,
 /* Fetch, shade and assemble the stream of one BEGIN/END. */
 static void draw_run(NV50GrCall *c, NV50Gr3dState *st, NV50Draw *d)
 {
-    GArray *refs = d->refs;
-    g_autoptr(GHashTable) cache = g_hash_table_new(NULL, NULL);
-    g_autofree uint32_t *in = NULL;
-    g_autofree uint32_t *seg = NULL;
-    NV50Vfetch *vf;
+    const NV50VtxRef *refs = (const NV50VtxRef *)d->refs->data;
+    NV50VcacheSrc src = {
+        .refs = refs, .nrefs = d->refs->len,
+        .words = (const uint32_t *)d->words->data,
+        .instance = d->instance, .cur = (const uint32_t (*)[4])d->cur,
+    };
     DrawRun r = { .c = c, .st = st, .d = d };
-    unsigned nverts = 0, in_words = 0, nseg = 0, fetched = 0;
-    uint32_t base = nv50_st(st, NV50_3D_VB_ELEMENT_BASE);
+    const NV50PipeVertex *v0;
+    unsigned fetched = 0, nseg = 0;
+    uint32_t k0 = src.nrefs;
 
-    if (!refs->len) {
+    for (unsigned k = 0; k < src.nrefs; k++) {
+        if (refs[k].kind != NV50_REF_BREAK) {
+            k0 = MIN(k0, k);
+            fetched++;
+        }
+    }
+    if (!fetched) {
         return;
     }
-    r.slot = g_new(uint32_t, refs->len);
-    in = g_new(uint32_t, (size_t)refs->len * NV50_VP_IN_WORDS);
-    vf = nv50_vfetch_begin(c, st);
-    for (unsigned k = 0; k < refs->len; k++) {
-        VtxRef *ref = &g_array_index(refs, VtxRef, k);
-        const uint32_t *w = (const uint32_t *)d->words->data;
-        gpointer hit;
-        unsigned nw;
-
-        if (ref->kind == REF_BREAK) {
-            continue;
-        }
-        fetched++;
-        if (ref->kind == REF_INDEX &&
-            g_hash_table_lookup_extended(cache,
-                                         GUINT_TO_POINTER(ref->val + 1),
-                                         NULL, &hit)) {
-            r.slot[k] = GPOINTER_TO_UINT(hit);
-            continue;
-        }
-        switch (ref->kind) {
-        case REF_ARRAY:
-            nw = nv50_vfetch_vertex(vf, ref->val, NULL, ref->vertex_id,
-                                    d->instance, d->cur, false,
-                                    in + (size_t)nverts * NV50_VP_IN_WORDS);
-            break;
-        case REF_INDEX:
-            nw = nv50_vfetch_vertex(vf, ref->val + base, NULL,
-                                    ref->vertex_id, d->instance, d->cur,
-                                    false,
-                                    in + (size_t)nverts * NV50_VP_IN_WORDS);
-            g_hash_table_insert(cache, GUINT_TO_POINTER(ref->val + 1),
-                                GUINT_TO_POINTER(nverts));
-            break;
-        case REF_WORDS:
-            nw = nv50_vfetch_vertex(vf, 0, w + ref->val, ref->vertex_id,
-                                    d->instance, d->cur, false,
-                                    in + (size_t)nverts * NV50_VP_IN_WORDS);
-            break;
-        default:        /* REF_IMMEDIATE */
-            nw = nv50_vfetch_vertex(vf, 0, NULL, ref->vertex_id,
-                                    d->instance,
-                                    (const uint32_t (*)[4])(w + ref->val),
-                                    true,
-                                    in + (size_t)nverts * NV50_VP_IN_WORDS);
-            break;
-        }
-        in_words = nw;
-        r.slot[k] = nverts++;
-    }
-    nv50_vfetch_end(vf);
     st->counter[NV50_3D_COUNTER_VFETCH_VERTICES] += fetched;
-    st->counter[NV50_3D_COUNTER_VP_LAUNCHES] += nverts;
-
-    /* the VP reads in_words-word inputs: pack them */
-    for (unsigned v = 1; v < nverts && in_words < NV50_VP_IN_WORDS; v++) {
-        memmove(in + (size_t)v * in_words, in + (size_t)v * NV50_VP_IN_WORDS,
-                4ull * in_words);
-    }
-    r.verts = g_new(NV50PipeVertex, MAX(nverts, 1u));
-    if (trace_enabled(TRACE_NV50_3D_DRAW)) {
-        trace_draw(c, st, fetched, nverts, in_words);
-    }
-    if (nverts && !nv50_vp_run(c, st, in, MAX(in_words, 1u), nverts,
-                               r.verts)) {
+    r.vc = nv50_vcache_new(c, st, &src);
+    /* the first batch through the VP before the later stages begin */
+    if (!nv50_vcache_get(r.vc, &k0, 1, &v0)) {
         goto out;
+    }
+    if (trace_enabled(TRACE_NV50_3D_DRAW)) {
+        trace_draw(c, st, fetched, nv50_vcache_in_words(r.vc));
     }
     if (nv50_st(st, NV50_3D_GP_ENABLE) & 1) {
         r.gp = nv50_gp_begin(c, st, gp_out, &r);
@@ -607,14 +556,13 @@ static void draw_run(NV50GrCall *c, NV50Gr3dState *st, NV50Draw *d)
         r.draw = back_end_at(&r, nv50_st(st, NV50_3D_LAYER) &
                                  NV50_3D_LAYER_IDX, 0);
     }
-    seg = g_new(uint32_t, refs->len);
-    for (unsigned k = 0; k <= refs->len; k++) {
-        if (k == refs->len ||
-            g_array_index(refs, VtxRef, k).kind == REF_BREAK) {
-            assemble(&r, seg, nseg);
+    /* a VP trap in a later batch stops the assembly (nv50_vcache_get) */
+    for (unsigned k = 0; k <= src.nrefs; k++) {
+        if (k == src.nrefs || refs[k].kind == NV50_REF_BREAK) {
+            assemble(&r, k - nseg, nseg);
             nseg = 0;
         } else {
-            seg[nseg++] = k;
+            nseg++;
         }
     }
     nv50_gp_end(r.gp);          /* runs the last batch */
@@ -632,8 +580,7 @@ out:
     if (r.rop) {
         nv50_rop_end(r.rop);
     }
-    g_free(r.verts);
-    g_free(r.slot);
+    nv50_vcache_free(r.vc);
 }
 
 /* --- methods --- */
@@ -743,8 +690,8 @@ bool nv50_3d_draw_method(NV50GrCall *c, NV50Gr3dState *st, uint32_t mthd,
         a = nv50_vfetch_vtx_attr(d->cur, mthd, data, &last);
         if (a == 0 && last && d->active && !d->skipped) {
             g_array_append_vals(d->words, d->cur, NV50_VTX_ATTRIBS * 4);
-            add_ref(d, REF_IMMEDIATE, d->words->len - NV50_VTX_ATTRIBS * 4,
-                    d->vid++);
+            add_ref(d, NV50_REF_IMMEDIATE,
+                    d->words->len - NV50_VTX_ATTRIBS * 4, d->vid++);
         }
         return true;
     }
