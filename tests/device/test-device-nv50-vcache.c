@@ -75,6 +75,7 @@ static void setup(void)
     gr_bind(SUBC, gr_object(0x8297, H_3D));
     m(NV50_3D_DMA_CODE_CB, GR_DMA_VM);
     rec = g_byte_array_new();
+    nrec = 0;
     nv50_3d_draw_set_emit(state(), record, NULL);
     passthrough_vp(VA_VPCODE, VA_VB0, VA_VB1);
     gp_suite_state(VA_GPCODE);
