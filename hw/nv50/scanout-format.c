@@ -262,17 +262,15 @@ const uint8_t *nv50_scanout_row_bytes(const uint8_t *vram,
 {
     NV50Surface sf = desc_surface(d);
     uint64_t len = nv50_scanout_row_len(d);
+    uint64_t at = d->offset + nv50_surface_offset(&sf, 0, y, 0);
 
     if (!d->block_linear) {
-        return vram + d->offset + nv50_surface_offset(&sf, 0, y, 0);
+        return vram + at;
     }
-    for (uint64_t x = 0; x < len;) {
-        uint64_t run = MIN((uint64_t)nv50_surface_run(&sf, x, y, 0),
-                           len - x);
-
-        memcpy(scratch + x, vram + d->offset +
-               nv50_surface_offset(&sf, x, y, 0), run);
-        x += run;
+    /* GOB row by GOB row: one address computed, then steps */
+    for (uint64_t x = 0; x < len; x += NV50_GOB_WIDTH) {
+        memcpy(scratch + x, vram + at, MIN((uint64_t)NV50_GOB_WIDTH, len - x));
+        at += nv50_surface_next_gob(&sf, x);
     }
     return scratch;
 }

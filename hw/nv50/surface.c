@@ -66,6 +66,21 @@ uint32_t nv50_surface_run(const NV50Surface *sf, uint32_t x, uint32_t y,
     return NV50_GOB_WIDTH - x % NV50_GOB_WIDTH;
 }
 
+uint64_t nv50_surface_next_gob(const NV50Surface *sf, uint32_t x)
+{
+    uint32_t last = (1u << sf->block_w) - 1;
+
+    if (!sf->block_linear) {
+        return 0;
+    }
+    if ((x / NV50_GOB_WIDTH & last) != last) {
+        return NV50_GOB_SIZE;
+    }
+    return ((uint64_t)NV50_GOB_SIZE <<
+            (sf->block_w + sf->block_h + sf->block_d)) -
+           (uint64_t)last * NV50_GOB_SIZE;
+}
+
 uint64_t nv50_surface_size(const NV50Surface *sf)
 {
     uint64_t blocks_x, blocks_y, blocks_z;

@@ -143,6 +143,37 @@ START_TEST(test_blocklinear_runs)
 }
 END_TEST
 
+/*
+ * The step to the next GOB column: from the start of each GOB row to
+ * the start of the one after it across the same row, as the reference
+ * walk lays them out.
+ */
+START_TEST(test_blocklinear_next_gob)
+{
+    const BlCase *c = &bl_cases[_i];
+    NV50Surface sf = {
+        .block_linear = true,
+        .width_bytes = c->width, .height = c->height, .depth = c->depth,
+        .block_w = c->bw, .block_h = c->bh, .block_d = c->bd,
+    };
+    RefMap m;
+
+    ref_walk(&m, c->bw, c->bh, c->bd, c->width, c->height, c->depth);
+    for (uint32_t z = 0; z < m.d; z++) {
+        for (uint32_t y = 0; y < m.h; y++) {
+            const uint32_t *row = &m.addr[((size_t)z * m.h + y) * m.w];
+
+            for (uint32_t x = 0; x + NV50_GOB_WIDTH < m.w;
+                 x += NV50_GOB_WIDTH) {
+                ck_assert_uint_eq(row[x] + nv50_surface_next_gob(&sf, x),
+                                  row[x + NV50_GOB_WIDTH]);
+            }
+        }
+    }
+    g_free(m.addr);
+}
+END_TEST
+
 /* envytools' example, element (x, y, z) of 16 bytes, from its tables */
 START_TEST(test_doc_example)
 {
@@ -194,6 +225,7 @@ START_TEST(test_pitch)
     sf.pitch = 0x140;
     ck_assert_uint_eq(nv50_surface_run(&sf, 0, 0, 0), UINT32_MAX);
     ck_assert_uint_eq(nv50_surface_run(&sf, 77, 3, 0), UINT32_MAX);
+    ck_assert_uint_eq(nv50_surface_next_gob(&sf, 77), 0);
     /* the last row only as far as the width */
     ck_assert_uint_eq(nv50_surface_size(&sf), 6 * 0x140 + 0x120);
     sf.height = 1;
@@ -269,6 +301,8 @@ Suite *hw_surface_suite(void)
     tcase_add_loop_test(tc, test_blocklinear_offsets, 0,
                         ARRAY_SIZE(bl_cases));
     tcase_add_loop_test(tc, test_blocklinear_runs, 0, ARRAY_SIZE(bl_cases));
+    tcase_add_loop_test(tc, test_blocklinear_next_gob, 0,
+                        ARRAY_SIZE(bl_cases));
     tcase_add_test(tc, test_doc_example);
     tcase_add_test(tc, test_pitch);
     tcase_add_test(tc, test_sizes);

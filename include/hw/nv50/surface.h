@@ -63,6 +63,14 @@ uint64_t nv50_surface_offset(const NV50Surface *sf, uint32_t x, uint32_t y,
 uint32_t nv50_surface_run(const NV50Surface *sf, uint32_t x, uint32_t y,
                           uint32_t z);
 /*
+ * Block-linear: how far the GOB row holding byte @x of a row lies from
+ * the one in the next GOB column of the same row and layer (256 bytes
+ * inside a block, one block less the GOBs passed at a block's edge), so
+ * that callers walk a row run by run without nv50_surface_offset's
+ * divisions.  Pitch surfaces have one run a row: 0.
+ */
+uint64_t nv50_surface_next_gob(const NV50Surface *sf, uint32_t x);
+/*
  * Size in bytes the surface spans from its start (the offset one past
  * its last byte), for bounds checks.  Pitch: (height - 1) * pitch +
  * width_bytes (one layer); block-linear: whole blocks, every block the
