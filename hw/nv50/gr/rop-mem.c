@@ -397,6 +397,7 @@ void nv50_rop_fill_row(NV50Rop *r, RopSurf *s, uint32_t x0, uint32_t x1,
     unsigned bpp = s->bpp;
     uint8_t patbuf[FILL_PATTERN];
     const uint8_t *pat = NULL;
+    uint64_t at;
 
     if (bpp && FILL_PATTERN % bpp == 0) {
         for (unsigned i = 0; i < FILL_PATTERN; i++) {
@@ -405,12 +406,18 @@ void nv50_rop_fill_row(NV50Rop *r, RopSurf *s, uint32_t x0, uint32_t x1,
         pat = patbuf;
     }
 
+    /* one address computed a row, then nv50_surface_next_gob's steps */
+    at = s->addr + nv50_surface_offset(&s->sf, xb, y, s->z);
+
     while (xb < end && !r->dead) {
-        uint64_t addr = s->addr + nv50_surface_offset(&s->sf, xb, y, s->z);
+        uint64_t addr = at;
         uint64_t run = MIN((uint64_t)nv50_surface_run(&s->sf, xb, y, s->z),
                            end - xb);
         unsigned ph = 0;
 
+        at = s->sf.block_linear ? addr - xb % NV50_GOB_WIDTH +
+                                  nv50_surface_next_gob(&s->sf, xb)
+                                : addr + run;
         xb += run;
         while (run) {
             uint32_t off = addr & (ROP_CHUNK - 1);
