@@ -569,6 +569,10 @@ static void nv50_3d_fini(void *opaque)
     st->fp_prog = NULL;
     nv50_vp_code_free(st->vp_code);
     st->vp_code = NULL;
+    tesla_run_free(st->vp_run);
+    st->vp_run = NULL;
+    tesla_run_free(st->gp_run);
+    st->gp_run = NULL;
     nv50_rop_pool_free(st->rop_pool);
     st->rop_pool = NULL;
 }

@@ -173,6 +173,8 @@ typedef struct NV50Gr3dState {
     struct NV50Draw *draw;      /* the draw front end's (3d-draw.c) */
     struct NV50FpProg *fp_prog; /* the back end's (fp-prog.c) */
     struct NV50VpCode *vp_code; /* the VP's code and decode (vp.c) */
+    struct TeslaRun *vp_run;    /* kept across VP launches (vp.c) */
+    struct TeslaRun *gp_run;    /* kept across GP launches (gp.c) */
     struct NV50RopPool *rop_pool;   /* the ROP's spare chunks (rop-mem.c) */
 } NV50Gr3dState;
 

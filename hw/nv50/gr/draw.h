@@ -245,13 +245,15 @@ void nv50_stage_env(NV50GrCall *c, NV50Gr3dState *st, unsigned prog,
                     unsigned gprs, NV50StageCb *cb, TeslaEnv *env);
 /*
  * Run a launch of the VP or GP (@stage names it in messages) on the MP
- * @env names: the TeslaRun when it ran to its end (the caller reads it
- * and frees it), else NULL with the error raised the hardware's way
+ * @env names, in *@keep (allocated if NULL, renewed for each launch; its
+ * owner frees it): *@keep when it ran to its end (the caller reads it
+ * until its next launch), else NULL with the error raised the hardware's way
  * (DATA_ERROR for a malformed launch, TRAP_MP for a trap; an abandoned
  * run is logged).
  */
 TeslaRun *nv50_stage_exec(NV50GrCall *c, const char *stage,
-                          const TeslaEnv *env, const TeslaLaunch *tl);
+                          const TeslaEnv *env, const TeslaLaunch *tl,
+                          TeslaRun **keep);
 /*
  * o[] (@out_words words; NULL: none) of one vertex through the result
  * map at method @map_mthd (VP_RESULT_MAP(0) or GP_RESULT_MAP(0)), its

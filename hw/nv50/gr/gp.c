@@ -219,13 +219,12 @@ static void run_batch(NV50Gp *g)
     g->st->counter[NV50_3D_COUNTER_GP_LAUNCHES] += g->threads;
     g->env.tpc_index = mp / NV50_MPS_PER_TPC;
     g->env.mp_index = mp % NV50_MPS_PER_TPC;
-    run = nv50_stage_exec(g->c, "GP", &g->env, &tl);
+    run = nv50_stage_exec(g->c, "GP", &g->env, &tl, &g->st->gp_run);
     if (!run) {
         g->failed = true;
         return;
     }
     run_output(g, run);
-    tesla_run_free(run);
 }
 
 static void flush(NV50Gp *g)

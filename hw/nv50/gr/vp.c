@@ -268,7 +268,8 @@ static void stage_trap(NV50GrCall *c, const char *stage, const TeslaEnv *env,
 }
 
 TeslaRun *nv50_stage_exec(NV50GrCall *c, const char *stage,
-                          const TeslaEnv *env, const TeslaLaunch *tl)
+                          const TeslaEnv *env, const TeslaLaunch *tl,
+                          TeslaRun **keep)
 {
     g_autofree char *err = NULL;
     const TeslaResult *res;
@@ -292,8 +293,11 @@ TeslaRun *nv50_stage_exec(NV50GrCall *c, const char *stage,
     if (budgeted) {
         e.insn_budget = left;
     }
-    run = tesla_run_new(&e, tl, &err);
-    if (!run) {
+    if (!*keep) {
+        *keep = tesla_run_alloc();
+    }
+    run = *keep;
+    if (!tesla_run_renew(run, &e, tl, &err)) {
         nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR, NV50_GR_DERR_INVALID_VALUE,
                       "%s launch: %s", stage, err);
         return NULL;
@@ -312,7 +316,6 @@ TeslaRun *nv50_stage_exec(NV50GrCall *c, const char *stage,
     } else {
         return run;
     }
-    tesla_run_free(run);
     return NULL;
 }
 
@@ -374,7 +377,7 @@ bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
         tl.local_uncleared = true;
         env.tpc_index = mp / NV50_MPS_PER_TPC;
         env.mp_index = mp % NV50_MPS_PER_TPC;
-        run = nv50_stage_exec(c, "VP", &env, &tl);
+        run = nv50_stage_exec(c, "VP", &env, &tl, &st->vp_run);
         if (!run) {
             ok = false;
             break;
@@ -389,7 +392,6 @@ bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
                                 &out[first + l]);
             }
         }
-        tesla_run_free(run);
     }
     nv50_stage_cb_free(&r);
     for (unsigned v = 0; ok && trace_enabled(TRACE_NV50_3D_VERTEX) && v < n;
