@@ -47,6 +47,7 @@
 #include "gemu/osdep.h"
 #include "gemu/log.h"
 #include "hw/nv50/scanout-int.h"
+#include "hw/nv50/surface.h"
 #include "ui/console.h"
 
 /* A plane (overlay, cursor) as drawn into a head's image. */
@@ -63,7 +64,7 @@ typedef struct NV50ScanoutHead {
     unsigned format;            /* source format @shadow holds */
     uint8_t *image;             /* BGRX8888, width * 4 bytes a row */
     uint8_t *shadow;            /* last vblank's source rows, packed */
-    uint8_t *scratch;           /* a gathered block-linear row */
+    uint8_t *scratch;           /* a gathered block-linear GOB row */
     ColourMap map;              /* the LUT @image was converted with */
     bool identity;
     NV50ScanoutLut lut;
@@ -265,7 +266,7 @@ static void head_new_surface(NV50ScanoutHead *h, const NV50ScanoutDesc *d)
         g_free(h->scratch);
         h->image = g_malloc((size_t)d->width * d->height * 4);
         h->shadow = g_malloc((size_t)d->width * d->height * 4);
-        h->scratch = g_malloc((size_t)d->width * 4);
+        h->scratch = g_malloc((size_t)NV50_GOB_HEIGHT * d->width * 4);
         h->width = d->width;
         h->height = d->height;
     }
@@ -511,10 +512,20 @@ static void head_rows(NV50State *s, NV50ScanoutHead *h,
 {
     uint32_t bpp = nv50_scanout_format_bpp(d->format);
     uint32_t len = d->width * bpp;
+    uint64_t stride = nv50_scanout_row_len(d);
 
     for (uint32_t y = 0; y < d->height; y++) {
-        const uint8_t *src = nv50_scanout_row_bytes(s->vram, d, y,
-                                                    h->scratch);
+        const uint8_t *src;
+
+        if (!d->block_linear) {
+            src = nv50_scanout_row_bytes(s->vram, d, y, h->scratch);
+        } else {
+            /* a GOB's 4 rows at a time, each GOB read in order */
+            if (y % NV50_GOB_HEIGHT == 0) {
+                nv50_scanout_gob_rows(s->vram, d, y, h->scratch);
+            }
+            src = h->scratch + y % NV50_GOB_HEIGHT * stride;
+        }
         uint8_t *shadow = h->shadow + (size_t)y * len;
         uint8_t *dst = h->image + (size_t)y * d->width * 4;
         uint32_t a = 0, b = len;
