@@ -975,6 +975,7 @@ START_TEST(test_tex_compute)
     g_autofree char *err = NULL;
     NV50CpLaunch l;
     NV50CpResult r;
+    TeslaRun *runs[NV50_MPS] = { 0 };
 
     ck_assert_msg(tesla_assemble(TESLA_G84, TESLA_PROG_CP, src, w, &err),
                   "%s", err ? err : "");
@@ -1001,7 +1002,10 @@ START_TEST(test_tex_compute)
     l.grid[0] = l.grid[1] = 1;
     l.g[0].base = out_va;
     l.g[0].size = 16;
-    ck_assert_int_eq(nv50_tpc_launch(&call, &l, &r), TESLA_RUN_DONE);
+    ck_assert_int_eq(nv50_tpc_launch(&call, &l, &r, runs), TESLA_RUN_DONE);
+    for (unsigned i = 0; i < NV50_MPS; i++) {
+        tesla_run_free(runs[i]);
+    }
     for (uint32_t x = 0; x < 4; x++) {
         CK_F(bf(gr_rd32(out_va + 4 * x)), 10.0f + x);
     }

@@ -237,6 +237,7 @@ typedef struct NV50ComputeState {
     uint32_t m[NV50_COMPUTE_MTHD_END / 4];
     NV50CpLaunch *launch;       /* the launch being built (big) */
     NV50CpResult last;          /* how the last launch ended */
+    TeslaRun *runs[NV50_MPS];   /* each MP's, kept across launches */
 } NV50ComputeState;
 
 #define M(st, mthd) ((st)->m[(mthd) / 4])
@@ -263,6 +264,9 @@ static void compute_fini(void *opaque)
     NV50ComputeState *st = opaque;
 
     g_clear_pointer(&st->launch, g_free);
+    for (unsigned i = 0; i < NV50_MPS; i++) {
+        g_clear_pointer(&st->runs[i], tesla_run_free);
+    }
 }
 
 static const CpMthd *mthd_find(uint32_t mthd)
@@ -501,7 +505,7 @@ static void launch(NV50GrCall *c, NV50ComputeState *st)
     if (!l->grid[0] || !l->grid[1]) {
         return;                 /* UNVERIFIED: an empty grid runs nothing */
     }
-    nv50_tpc_launch(c, l, &st->last);
+    nv50_tpc_launch(c, l, &st->last, st->runs);
 }
 
 /* --- dispatch ------------------------------------------------------------ */

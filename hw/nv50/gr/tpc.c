@@ -471,7 +471,7 @@ static TeslaRunStatus budget_trap(TpcLaunch *L, TpcMp *m,
 }
 
 TeslaRunStatus nv50_tpc_launch(NV50GrCall *c, const NV50CpLaunch *l,
-                               NV50CpResult *res)
+                               NV50CpResult *res, TeslaRun *runs[NV50_MPS])
 {
     g_autofree TpcLaunch *L = g_new0(TpcLaunch, 1);
     NV50CpResult dummy;
@@ -578,8 +578,11 @@ TeslaRunStatus nv50_tpc_launch(NV50GrCall *c, const NV50CpLaunch *l,
             if (budgeted && !budget_out(&env, c->s)) {
                 return budget_trap(L, m, &tl, res);
             }
-            run = tesla_run_new(&env, &tl, &err);
-            if (!run) {
+            if (!runs[i]) {
+                runs[i] = tesla_run_alloc();
+            }
+            run = runs[i];
+            if (!tesla_run_renew(run, &env, &tl, &err)) {
                 /* the class checked the sizes: only absurd grids get here */
                 nv50_gr_error(c, NV50_GR_INTR_DATA_ERROR,
                               NV50_GR_DERR_INVALID_VALUE, "launch: %s", err);
@@ -598,18 +601,15 @@ TeslaRunStatus nv50_tpc_launch(NV50GrCall *c, const NV50CpLaunch *l,
                               "channel %d abandoned (reset or teardown)\n",
                               c->ctx->chid);
                 res->status = TESLA_RUN_PAUSED;
-                tesla_run_free(run);
                 g_free(L->code_words);
                 return TESLA_RUN_PAUSED;
             }
             if (r->status != TESLA_RUN_DONE) {
                 set_result(res, m, r);
                 report_trap(L, m, r, res);
-                tesla_run_free(run);
                 g_free(L->code_words);
                 return TESLA_RUN_TRAP;
             }
-            tesla_run_free(run);
         }
     }
     res->status = TESLA_RUN_DONE;

@@ -88,9 +88,11 @@ typedef struct NV50CpResult {
  * MPC TRAP and MP ERROR_CODE / DECODE_ERROR / OPCODE words nvkm reads,
  * PFB's VM trap for a page fault) and the rest of the launch is
  * dropped.  Returns the status; *res (may be NULL) gets the details.
+ * @runs keeps each MP's TeslaRun across launches (allocated here when
+ * NULL, renewed for each run; their owner frees them).
  */
 TeslaRunStatus nv50_tpc_launch(NV50GrCall *c, const NV50CpLaunch *l,
-                               NV50CpResult *res);
+                               NV50CpResult *res, TeslaRun *runs[NV50_MPS]);
 
 /*
  * Read or write through a window of the channel's memory (as launches
