@@ -77,17 +77,24 @@ static const BlCase bl_cases[] = {
     { 3, 1, 1, 700, 10, 3 },
 };
 
-START_TEST(test_blocklinear_offsets)
+/* Case @c's surface, and the reference walk of it in *m (g_free m->addr). */
+static NV50Surface bl_case(const BlCase *c, RefMap *m)
 {
-    const BlCase *c = &bl_cases[_i];
     NV50Surface sf = {
         .block_linear = true,
         .width_bytes = c->width, .height = c->height, .depth = c->depth,
         .block_w = c->bw, .block_h = c->bh, .block_d = c->bd,
     };
-    RefMap m;
 
-    ref_walk(&m, c->bw, c->bh, c->bd, c->width, c->height, c->depth);
+    ref_walk(m, c->bw, c->bh, c->bd, c->width, c->height, c->depth);
+    return sf;
+}
+
+START_TEST(test_blocklinear_offsets)
+{
+    RefMap m;
+    NV50Surface sf = bl_case(&bl_cases[_i], &m);
+
     ck_assert_uint_eq(nv50_surface_size(&sf), m.total);
     for (uint32_t z = 0; z < m.d; z++) {
         for (uint32_t y = 0; y < m.h; y++) {
@@ -113,15 +120,9 @@ END_TEST
  */
 START_TEST(test_blocklinear_runs)
 {
-    const BlCase *c = &bl_cases[_i];
-    NV50Surface sf = {
-        .block_linear = true,
-        .width_bytes = c->width, .height = c->height, .depth = c->depth,
-        .block_w = c->bw, .block_h = c->bh, .block_d = c->bd,
-    };
     RefMap m;
+    NV50Surface sf = bl_case(&bl_cases[_i], &m);
 
-    ref_walk(&m, c->bw, c->bh, c->bd, c->width, c->height, c->depth);
     for (uint32_t z = 0; z < m.d; z++) {
         for (uint32_t y = 0; y < m.h; y += 3) {
             for (uint32_t x = 0; x < m.w; x += 7) {
@@ -150,15 +151,9 @@ END_TEST
  */
 START_TEST(test_blocklinear_next_gob)
 {
-    const BlCase *c = &bl_cases[_i];
-    NV50Surface sf = {
-        .block_linear = true,
-        .width_bytes = c->width, .height = c->height, .depth = c->depth,
-        .block_w = c->bw, .block_h = c->bh, .block_d = c->bd,
-    };
     RefMap m;
+    NV50Surface sf = bl_case(&bl_cases[_i], &m);
 
-    ref_walk(&m, c->bw, c->bh, c->bd, c->width, c->height, c->depth);
     for (uint32_t z = 0; z < m.d; z++) {
         for (uint32_t y = 0; y < m.h; y++) {
             const uint32_t *row = &m.addr[((size_t)z * m.h + y) * m.w];
