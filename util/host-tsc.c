@@ -63,7 +63,9 @@ static unsigned measure(void)
     if (!tsc_constant() || !tsc_pair(&ns0, &t0)) {
         return 0;
     }
-    nanosleep(&nap, NULL);
+    while (nanosleep(&nap, &nap) < 0 && errno == EINTR) {
+        /* the rest of it */
+    }
     if (!tsc_pair(&ns1, &t1) || ns1 - ns0 < TSC_WINDOW_NS || t1 <= t0) {
         return 0;
     }
