@@ -93,6 +93,23 @@ static inline NV50Gr3dState *state(void)
     return st;
 }
 
+/*
+ * A 64x64 viewport (scale and translate 32, z 0.5), depth range 0..1,
+ * y not flipped, Mesa's VIEW_VOLUME_CLIP_CTRL, rasterising on.
+ */
+static inline void viewport_64x64(void)
+{
+    for (unsigned i = 0; i < 3; i++) {
+        mf(NV50_3D_VIEWPORT_SCALE_X + 4 * i, i == 2 ? 0.5f : 32.0f);
+        mf(NV50_3D_VIEWPORT_TRANSLATE_X + 4 * i, i == 2 ? 0.5f : 32.0f);
+    }
+    mf(NV50_3D_DEPTH_RANGE_NEAR, 0.0f);
+    mf(NV50_3D_DEPTH_RANGE_FAR, 1.0f);
+    m(NV50_3D_VIEWPORT_TRANSFORM_EN, 1);
+    m(NV50_3D_VIEW_VOLUME_CLIP_CTRL, 0x1080);   /* Mesa's */
+    m(NV50_3D_RASTERIZE_ENABLE, 1);
+}
+
 /* Program @src of type @prog assembled to @va. */
 static inline void load_prog(uint64_t va, TeslaProgType prog,
                              const char *src)
@@ -163,15 +180,7 @@ static inline void gp_suite_state(uint64_t va_gp)
 {
     m(NV50_3D_GP_ADDRESS_HIGH, (uint32_t)(va_gp >> 32));
     m(NV50_3D_GP_ADDRESS_LOW, (uint32_t)va_gp);
-    for (unsigned i = 0; i < 3; i++) {
-        m(NV50_3D_VIEWPORT_SCALE_X + 4 * i, f2u(i == 2 ? 0.5f : 32.0f));
-        m(NV50_3D_VIEWPORT_TRANSLATE_X + 4 * i, f2u(i == 2 ? 0.5f : 32.0f));
-    }
-    m(NV50_3D_DEPTH_RANGE_NEAR, f2u(0.0f));
-    m(NV50_3D_DEPTH_RANGE_FAR, f2u(1.0f));
-    m(NV50_3D_VIEWPORT_TRANSFORM_EN, 1);
-    m(NV50_3D_VIEW_VOLUME_CLIP_CTRL, 0x1080);
-    m(NV50_3D_RASTERIZE_ENABLE, 1);
+    viewport_64x64();
     m(NV50_3D_FRONT_FACE, NV50_3D_FRONT_FACE_CCW);
     m(NV50_3D_LINE_WIDTH, f2u(1.0f));
     m(NV50_3D_POINT_SIZE, f2u(1.0f));

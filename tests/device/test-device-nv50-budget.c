@@ -47,15 +47,7 @@ static void setup(void)
     passthrough_vp(VA_CODE, VA_VB0, VA_VB1);
     m(NV50_3D_GP_ADDRESS_HIGH, (uint32_t)(VA_GPCODE >> 32));
     m(NV50_3D_GP_ADDRESS_LOW, (uint32_t)VA_GPCODE);
-    for (unsigned i = 0; i < 3; i++) {
-        mf(NV50_3D_VIEWPORT_SCALE_X + 4 * i, i == 2 ? 0.5f : 32.0f);
-        mf(NV50_3D_VIEWPORT_TRANSLATE_X + 4 * i, i == 2 ? 0.5f : 32.0f);
-    }
-    mf(NV50_3D_DEPTH_RANGE_NEAR, 0.0f);
-    mf(NV50_3D_DEPTH_RANGE_FAR, 1.0f);
-    m(NV50_3D_VIEWPORT_TRANSFORM_EN, 1);
-    m(NV50_3D_VIEW_VOLUME_CLIP_CTRL, 0x1080);
-    m(NV50_3D_RASTERIZE_ENABLE, 1);
+    viewport_64x64();
     m(NV50_3D_POINT_SIZE, f2u(1.0f));
     for (unsigned i = 0; i < 40; i++) {
         gr_wr32(VA_VB0 + 16 * i, f2u(((float)i - 20) / 32.0f));

@@ -94,15 +94,7 @@ static void setup(void)
     m(NV50_3D_VERTEX_ARRAY_ATTRIB(1), FMT(F32x4, T_FLOAT) | 1);
     array(0, VA_VB0, 16, 0x1000);
     array(1, VA_VB1, 16, 0x1000);
-    for (unsigned i = 0; i < 3; i++) {
-        mf(NV50_3D_VIEWPORT_SCALE_X + 4 * i, i == 2 ? 0.5f : 32.0f);
-        mf(NV50_3D_VIEWPORT_TRANSLATE_X + 4 * i, i == 2 ? 0.5f : 32.0f);
-    }
-    mf(NV50_3D_DEPTH_RANGE_NEAR, 0.0f);
-    mf(NV50_3D_DEPTH_RANGE_FAR, 1.0f);
-    m(NV50_3D_VIEWPORT_TRANSFORM_EN, 1);
-    m(NV50_3D_VIEW_VOLUME_CLIP_CTRL, 0x1080);   /* Mesa's */
-    m(NV50_3D_RASTERIZE_ENABLE, 1);
+    viewport_64x64();
     m(NV50_3D_FRONT_FACE, NV50_3D_FRONT_FACE_CCW);
     m(NV50_3D_CULL_FACE, NV50_3D_CULL_FACE_BACK);
     m(NV50_3D_LINE_WIDTH, f2u(1.0f));
