@@ -66,7 +66,6 @@
 #include "hw/nv50/engine.h"
 #include "vcache.h"
 
-#define REF_RESTART     0xffffffffu
 /*
  * A BEGIN/END's refs kept (16 bytes each with the cache's slot[]: 256
  * MiB at most); the shaded vertices are vcache.c's bounded ring.
