@@ -24,6 +24,14 @@
  *              eighth of a pixel long (the per-primitive cost: vertex
  *              fetch, VP, clip, line set-up); checked: the circle's
  *              pixels on its axes drawn, its inside untouched
+ *   g84-mesh   triangles/s of glmark2 terrain's shape: a 256x256 grid
+ *              of 4x3-pixel cells, two triangles each, in one draw of
+ *              393216 vertices (the per-vertex and per-triangle cost:
+ *              fetch, the vertex cache, VP, assembly, clip, triangle
+ *              set-up); g84-mesh-idx indexed (VB_ELEMENT_U32, each vertex
+ *              shared by up to six triangles), g84-mesh-arrays six
+ *              vertices a cell as terrain's glDrawArrays; every pixel
+ *              checked
  *
  * SPDX-License-Identifier: MIT
  */
@@ -62,6 +70,7 @@
 #define D3_COND_MODE    0x1558
 #define D3_VERTEX_BEGIN_GL 0x15dc
 #define D3_VERTEX_END_GL 0x15e0
+#define D3_VB_ELEMENT_U32 0x15e8
 #define D3_VP_ATTR_EN   0x1650
 #define D3_PROVOKING_VERTEX_LAST 0x1684
 #define D3_VP_RESULT_MAP_SIZE 0x16ac
@@ -613,6 +622,95 @@ static void bench_3d_lines(void)
     eng_fini(&e);
 }
 
+/* --- g84-mesh ------------------------------------------------------------ */
+
+#define MESH_N          256             /* cells a side */
+#define MESH_CW         (FB_W / MESH_N) /* 4 pixels */
+#define MESH_CH         (FB_H / MESH_N) /* 3 pixels */
+#define MESH_VTX(i, j)  ((j) * (MESH_N + 1) + (i))
+
+/*
+ * Cell (ci, cj)'s six grid vertices: triangle A (v00, v10, v01) and B
+ * (v01, v10, v11), the last vertex provoking the flat colour.  The
+ * diagonal from (4, 0) to (0, 3) of a cell passes no pixel centre
+ * (3i + 4j = 8.5 there), so A holds the centres 3i + 4j <= 8.
+ */
+static void mesh_cell(unsigned ci, unsigned cj, uint32_t out[6])
+{
+    uint32_t v00 = MESH_VTX(ci, cj), v10 = MESH_VTX(ci + 1, cj);
+    uint32_t v01 = MESH_VTX(ci, cj + 1), v11 = MESH_VTX(ci + 1, cj + 1);
+
+    out[0] = v00;
+    out[1] = v10;
+    out[2] = v01;
+    out[3] = v01;
+    out[4] = v10;
+    out[5] = v11;
+}
+
+static void mesh_model(uint32_t *model)
+{
+    for (unsigned y = 0; y < FB_H; y++) {
+        for (unsigned x = 0; x < FB_W; x++) {
+            unsigned ci = x / MESH_CW, cj = y / MESH_CH;
+            unsigned i = x % MESH_CW, j = y % MESH_CH;
+            uint32_t bgra;
+
+            d3_colour(3 * i + 4 * j <= 8 ? MESH_VTX(ci, cj + 1)
+                                         : MESH_VTX(ci + 1, cj + 1), &bgra);
+            model[y * FB_W + x] = bgra;
+        }
+    }
+}
+
+/* The grid as one GL_TRIANGLES draw, by indices or as arrays. */
+static void bench_3d_mesh(const char *name, bool indexed)
+{
+    const unsigned nidx = MESH_N * MESH_N * 6;
+    const unsigned ngrid = (MESH_N + 1) * (MESH_N + 1);
+    unsigned draws = MAX(1u, (unsigned)(2 * bench_scale));
+    unsigned nverts = indexed ? ngrid : nidx;
+    g_autofree uint32_t *model = g_new(uint32_t, FB_W * FB_H);
+    g_autofree uint32_t *idx = g_new(uint32_t, nidx);
+    g_autofree D3Vtx *v = g_new(D3Vtx, nverts);
+    double t0, secs;
+    Eng e;
+
+    for (unsigned c = 0; c < MESH_N * MESH_N; c++) {
+        mesh_cell(c % MESH_N, c / MESH_N, idx + 6 * c);
+    }
+    for (unsigned k = 0; k < nverts; k++) {
+        uint32_t g = indexed ? k : idx[k], bgra;
+
+        v[k] = d3_vtx(g % (MESH_N + 1) * MESH_CW, g / (MESH_N + 1) * MESH_CH,
+                      d3_colour(g, &bgra));
+    }
+    mesh_model(model);
+    if (!d3_init(&e, name, nverts)) {
+        eng_fini(&e);
+        return;
+    }
+    mem_write(&e, D3_VB_VA, v, nverts * sizeof(D3Vtx));
+
+    t0 = bench_now();
+    for (unsigned d = 0; d < draws; d++) {
+        if (!indexed) {
+            d3_draw(&e, 4 /* TRIANGLES */, 0, nidx);
+            eng_submit(&e);
+            continue;
+        }
+        mthd1(&e, SUBC_3D, D3_VERTEX_BEGIN_GL, 4 /* TRIANGLES */);
+        for (unsigned k = 0; k < nidx; k += 2047) {
+            mthd_ni(&e, SUBC_3D, D3_VB_ELEMENT_U32, idx + k,
+                    MIN(2047u, nidx - k));
+        }
+        mthd1(&e, SUBC_3D, D3_VERTEX_END_GL, 0);
+        eng_submit(&e);
+    }
+    secs = bench_now() - t0;
+    d3_finish(&e, model, (double)draws * nidx / 3, secs, "triangles/s");
+}
+
 void bench_g84_3d(const char *filter)
 {
     if (eng_wanted(filter, "g84-fill")) {
@@ -629,5 +727,11 @@ void bench_g84_3d(const char *filter)
     }
     if (eng_wanted(filter, "g84-lines")) {
         bench_3d_lines();
+    }
+    if (eng_wanted(filter, "g84-mesh-idx")) {
+        bench_3d_mesh("g84-mesh-idx", true);
+    }
+    if (eng_wanted(filter, "g84-mesh-arrays")) {
+        bench_3d_mesh("g84-mesh-arrays", false);
     }
 }
