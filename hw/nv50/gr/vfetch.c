@@ -41,6 +41,11 @@
 #include "tpc.h"
 
 #define CHUNK           4096u
+/* chunks kept an array, by chunk address: an indexed mesh's rows lie
+   apart (a grid's neighbouring rows a chunk or two), one chunk would
+   be read again at every vertex */
+#define CHUNK_WAYS      8u
+#define CHUNK_NONE      UINT64_MAX
 
 enum {
     TYPE_SNORM = 1, TYPE_UNORM = 2, TYPE_SINT = 3, TYPE_UINT = 4,
@@ -53,9 +58,11 @@ typedef struct VfArray {
     bool enabled;
     bool per_instance;
     uint32_t divisor;
-    uint64_t chunk_off;         /* cached [chunk_off, + CHUNK) */
-    bool chunk_valid;
-    uint8_t chunk[CHUNK];
+    /* way w caches [chunk_off[w], + CHUNK), CHUNK_NONE if empty; the
+       ways' memory is allocated at first use (a draw's set-up clears
+       none of it) */
+    uint64_t chunk_off[CHUNK_WAYS];
+    uint8_t *chunk;
 } VfArray;
 
 struct NV50Vfetch {
@@ -247,13 +254,21 @@ NV50Vfetch *nv50_vfetch_begin(NV50GrCall *c, const NV50Gr3dState *st)
         ar->per_instance = nv50_st(st, NV50_3D_VERTEX_ARRAY_PER_INSTANCE(i))
                            & 1;
         ar->divisor = MAX(nv50_st(st, NV50_3D_VERTEX_ARRAY_DIVISOR(i)), 1u);
+        for (unsigned w = 0; w < CHUNK_WAYS; w++) {
+            ar->chunk_off[w] = CHUNK_NONE;
+        }
     }
     return vf;
 }
 
 void nv50_vfetch_end(NV50Vfetch *vf)
 {
-    g_free(vf);
+    if (vf) {
+        for (unsigned i = 0; i < NV50_VTX_ATTRIBS; i++) {
+            g_free(vf->arr[i].chunk);
+        }
+        g_free(vf);
+    }
 }
 
 /* @len bytes at @off of array @ar; zeros past LIMIT or on a fault. */
@@ -272,16 +287,21 @@ static void array_read(NV50Vfetch *vf, VfArray *ar, uint64_t off,
     if ((off & ~(uint64_t)(CHUNK - 1)) ==
         ((off + len - 1) & ~(uint64_t)(CHUNK - 1))) {
         uint64_t co = off & ~(uint64_t)(CHUNK - 1);
+        unsigned w = (co / CHUNK) % CHUNK_WAYS;
+        uint8_t *chunk;
 
-        if (!ar->chunk_valid || ar->chunk_off != co) {
+        if (!ar->chunk) {
+            ar->chunk = g_malloc((size_t)CHUNK * CHUNK_WAYS);
+        }
+        chunk = ar->chunk + (size_t)w * CHUNK;
+        if (ar->chunk_off[w] != co) {
             unsigned n = MIN((uint64_t)CHUNK, ar->sp.size - co);
 
-            ar->chunk_valid = nv50_cp_space_rw(vf->c, &ar->sp, co,
-                                               ar->chunk, n, false, &f);
-            ar->chunk_off = co;
+            ar->chunk_off[w] = nv50_cp_space_rw(vf->c, &ar->sp, co, chunk, n,
+                                                false, &f) ? co : CHUNK_NONE;
         }
-        if (ar->chunk_valid) {
-            memcpy(buf, ar->chunk + (off - co), len);
+        if (ar->chunk_off[w] == co) {
+            memcpy(buf, chunk + (off - co), len);
             return;
         }
     } else if (nv50_cp_space_rw(vf->c, &ar->sp, off, buf, len, false, &f)) {
