@@ -205,12 +205,12 @@ void nv50_vp_code_free(NV50VpCode *vc);
 
 /*
  * Run the VP over @n vertices (@in: in_words words each) as warps of
- * 32 spread over the MPs; @out gets each vertex's result words after
+ * 32 spread over the MPs; *@out[i] gets vertex i's result words after
  * VP_RESULT_MAP (NV50PipeVertex: clip position, point size, out[]).
  * False (a trap raised) if the program trapped or cannot run.
  */
 bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
-                 unsigned in_words, unsigned n, NV50PipeVertex *out);
+                 unsigned in_words, unsigned n, NV50PipeVertex *const *out);
 
 /*
  * What the VP and GP stages share.  The code segment of program @prog
@@ -263,6 +263,25 @@ TeslaRun *nv50_stage_exec(NV50GrCall *c, const char *stage,
 void nv50_result_map(const NV50Gr3dState *st, uint32_t map_mthd,
                      unsigned size, const uint32_t *o, unsigned out_words,
                      NV50PipeVertex *v);
+/*
+ * The same map read from the state once (a VP run's vertices share it):
+ * result k is o[src[k]], or konst[k] where src[k] is NONE (a byte past
+ * the o[] words).  Words of NV50PipeVertex.out past out_words are left
+ * as they were (every reader stops at out_words).
+ */
+typedef struct NV50ResultMap {
+    unsigned size, out_words;
+    int ptsz;                   /* result of the point size, or -1 */
+    float point_size;           /* else POINT_SIZE */
+    uint8_t src[NV50_PIPE_OUT_WORDS];
+    uint32_t konst[NV50_PIPE_OUT_WORDS];
+} NV50ResultMap;
+#define NV50_RESULT_MAP_NONE    0xff
+void nv50_result_map_prep(const NV50Gr3dState *st, uint32_t map_mthd,
+                          unsigned size, unsigned out_words,
+                          NV50ResultMap *m);
+void nv50_result_map_apply(const NV50ResultMap *m, const uint32_t *o,
+                           NV50PipeVertex *v);
 
 /* --- gp.c --- */
 

@@ -50,8 +50,7 @@ struct NV50Vcache {
     GHashTable *index;          /* index value + 1 -> its slot */
     unsigned hand;              /* the oldest slot */
     uint32_t *in;               /* a batch's inputs */
-    NV50PipeVertex *out;        /* ... its VP results */
-    uint32_t *fill;             /* ... the slots they go to */
+    NV50PipeVertex **out;       /* ... the slots its VP results go to */
     unsigned in_words;
     bool failed;
 };
@@ -85,8 +84,7 @@ NV50Vcache *nv50_vcache_new(NV50GrCall *c, NV50Gr3dState *st,
     vc->slot = g_new0(uint32_t, MAX(src->nrefs, 1u));
     vc->index = g_hash_table_new(NULL, NULL);
     vc->in = g_new(uint32_t, (size_t)vc->batch * NV50_VP_IN_WORDS);
-    vc->out = g_new(NV50PipeVertex, vc->batch);
-    vc->fill = g_new(uint32_t, vc->batch);
+    vc->out = g_new(NV50PipeVertex *, vc->batch);
     vc->vf = nv50_vfetch_begin(c, st);
     return vc;
 }
@@ -101,7 +99,6 @@ void nv50_vcache_free(NV50Vcache *vc)
         g_free(vc->slot);
         g_free(vc->in);
         g_free(vc->out);
-        g_free(vc->fill);
         g_free(vc);
     }
 }
@@ -212,7 +209,7 @@ static bool fill(NV50Vcache *vc, uint32_t k0, const uint32_t *pin,
             g_hash_table_insert(vc->index, GUINT_TO_POINTER(ref->val + 1),
                                 GUINT_TO_POINTER(s));
         }
-        vc->fill[n++] = s;
+        vc->out[n++] = &vc->vert[s];
     }
     /* the VP reads in_words-word inputs: pack them */
     for (unsigned v = 1; v < n && in_words < NV50_VP_IN_WORDS; v++) {
@@ -221,13 +218,12 @@ static bool fill(NV50Vcache *vc, uint32_t k0, const uint32_t *pin,
     }
     vc->in_words = in_words;
     vc->st->counter[NV50_3D_COUNTER_VP_LAUNCHES] += n;
+    /* straight into the slots: a trap leaves them keyed but the draw
+       stops (vc->failed) before any is read */
     if (!nv50_vp_run(vc->c, vc->st, vc->in, MAX(in_words, 1u), n,
                      vc->out)) {
         vc->failed = true;
         return false;
-    }
-    for (unsigned i = 0; i < n; i++) {
-        vc->vert[vc->fill[i]] = vc->out[i];
     }
     return true;
 }

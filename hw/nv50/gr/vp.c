@@ -208,33 +208,51 @@ void nv50_stage_env(NV50GrCall *c, NV50Gr3dState *st, unsigned prog,
     env->shared_bytes = 0;
 }
 
+void nv50_result_map_prep(const NV50Gr3dState *st, uint32_t map_mthd,
+                          unsigned size, unsigned out_words,
+                          NV50ResultMap *m)
+{
+    uint32_t ptsz = nv50_st(st, NV50_3D_SEMANTIC_PTSZ);
+
+    m->size = MIN(size, (unsigned)NV50_PIPE_OUT_WORDS);
+    m->out_words = out_words;
+    for (unsigned k = 0; k < m->size; k++) {
+        unsigned w = nv50_st(st, map_mthd + 4 * (k / 4)) >> (8 * (k % 4)) &
+                     0xff;
+
+        m->src[k] = w < out_words ? w : NV50_RESULT_MAP_NONE;
+        m->konst[k] = (w & 1) ? f32_to_bits(1.0f) : 0;
+    }
+    m->ptsz = (ptsz & 1) && ((ptsz >> 4) & 0xff) < m->size
+              ? (int)((ptsz >> 4) & 0xff) : -1;
+    m->point_size = nv50_stf(st, NV50_3D_POINT_SIZE);
+}
+
+void nv50_result_map_apply(const NV50ResultMap *m, const uint32_t *o,
+                           NV50PipeVertex *v)
+{
+    for (unsigned k = 0; k < m->size; k++) {
+        unsigned w = m->src[k];
+
+        v->out[k] = w != NV50_RESULT_MAP_NONE && o ? o[w] : m->konst[k];
+    }
+    v->out_words = m->size;
+    for (unsigned i = 0; i < 4; i++) {
+        v->clip[i] = i < m->size ? bits_to_f32(v->out[i])
+                                 : (i == 3 ? 1.0f : 0.0f);
+    }
+    v->point_size = m->ptsz >= 0 ? bits_to_f32(v->out[m->ptsz])
+                                 : m->point_size;
+}
+
 void nv50_result_map(const NV50Gr3dState *st, uint32_t map_mthd,
                      unsigned size, const uint32_t *o, unsigned out_words,
                      NV50PipeVertex *v)
 {
-    uint32_t ptsz = nv50_st(st, NV50_3D_SEMANTIC_PTSZ);
+    NV50ResultMap m;
 
-    size = MIN(size, (unsigned)NV50_PIPE_OUT_WORDS);
-    memset(v->out, 0, sizeof(v->out));
-    for (unsigned k = 0; k < size; k++) {
-        unsigned m = nv50_st(st, map_mthd + 4 * (k / 4)) >>
-                     (8 * (k % 4)) & 0xff;
-
-        if (m < out_words && o) {
-            v->out[k] = o[m];
-        } else {
-            v->out[k] = (m & 1) ? f32_to_bits(1.0f) : 0;
-        }
-    }
-    v->out_words = size;
-    for (unsigned i = 0; i < 4; i++) {
-        v->clip[i] = i < size ? bits_to_f32(v->out[i]) : (i == 3 ? 1.0f : 0.0f);
-    }
-    if ((ptsz & 1) && ((ptsz >> 4) & 0xff) < size) {
-        v->point_size = bits_to_f32(v->out[(ptsz >> 4) & 0xff]);
-    } else {
-        v->point_size = nv50_stf(st, NV50_3D_POINT_SIZE);
-    }
+    nv50_result_map_prep(st, map_mthd, size, out_words, &m);
+    nv50_result_map_apply(&m, o, v);
 }
 
 /*
@@ -320,7 +338,7 @@ TeslaRun *nv50_stage_exec(NV50GrCall *c, const char *stage,
 }
 
 bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
-                 unsigned in_words, unsigned n, NV50PipeVertex *out)
+                 unsigned in_words, unsigned n, NV50PipeVertex *const *out)
 {
     const NV50GrShared *sh = &c->ctx->shared;
     uint32_t entry = nv50_st(st, NV50_3D_VP_START_ID) & (CODE_SEGMENT - 1);
@@ -332,6 +350,7 @@ bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
     NV50StageCb r;
     TeslaEnv env;
     NV50VpCode *vc;
+    NV50ResultMap map;
     g_autofree uint32_t *code = NULL;
     g_autofree uint32_t *min = NULL;
     size_t ncode;
@@ -351,6 +370,8 @@ bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
     env.code_words = vc->nwords;
     env.decoded = vc->cc;
 
+    nv50_result_map_prep(st, NV50_3D_VP_RESULT_MAP(0), map_size, out_words,
+                         &map);
     min = g_new0(uint32_t, (size_t)MAX(in_words, 1u) * n);
     for (unsigned mp = 0; mp < NV50_MPS && ok; mp++) {
         TeslaLaunch tl = { 0 };
@@ -387,16 +408,15 @@ bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
             unsigned cnt = MIN(n - first, (unsigned)TESLA_WARP_SIZE);
 
             for (unsigned l = 0; l < cnt; l++, t++) {
-                nv50_result_map(st, NV50_3D_VP_RESULT_MAP(0), map_size,
-                                tesla_run_out(run, t), out_words,
-                                &out[first + l]);
+                nv50_result_map_apply(&map, tesla_run_out(run, t),
+                                      out[first + l]);
             }
         }
     }
     nv50_stage_cb_free(&r);
     for (unsigned v = 0; ok && trace_enabled(TRACE_NV50_3D_VERTEX) && v < n;
          v++) {
-        trace_vertex(c, v, in + (size_t)v * in_words, in_words, &out[v]);
+        trace_vertex(c, v, in + (size_t)v * in_words, in_words, out[v]);
     }
     return ok;
 }
