@@ -25,6 +25,8 @@
 #define MAX_SUBPIXEL_BITS   8
 /* Sample positions are in 1/16 pixel: the grid is never coarser. */
 #define SAMPLE_BITS         4
+/* Polygons this many pixels wide or less skip quad_row_span. */
+#define NARROW_ROW          8
 
 typedef struct Fix {
     int64_t x, y;
@@ -249,13 +251,14 @@ static bool quad_row_span(const Grid *g, const Poly *poly, int qy,
         /* e(X, y) = c - dy * X, at its largest over the row's y */
         int64_t c = dx * (y - a->y) + dy * a->x;
 
+        /* floor division by g->one is a shift (arithmetic, as gcc's
+           and clang's are) */
         if (dy > 0) {
             /* largest at the box's left: X <= (c + 1) / dy */
-            hi = MIN(hi, floor_div(floor_div(c + 1, dy), g->one) + 3);
+            hi = MIN(hi, (floor_div(c + 1, dy) >> g->bits) + 3);
         } else if (dy < 0) {
             /* largest at the box's right, X + two */
-            lo = MAX(lo, floor_div(floor_div(c + 1 - two * dy, dy), g->one)
-                     - 3);
+            lo = MAX(lo, (floor_div(c + 1 - two * dy, dy) >> g->bits) - 3);
         } else if (c < -1) {
             return false;
         }
@@ -411,8 +414,9 @@ static bool tri_in_double(const Raster *r, const Poly *poly, PolyEdges *pe,
 
     for (int j = 0; j < 3; j++) {
         const Fix *a = &poly->p[j], *b = &poly->p[(j + 1) % 3];
-        double bx = fmax(fabs(x0 - a->x), fabs(x1 - a->x));
-        double by = fmax(fabs(y0 - a->y), fabs(y1 - a->y));
+        /* finite values: MAX is fmax, without libm's call */
+        double bx = MAX(fabs(x0 - a->x), fabs(x1 - a->x));
+        double by = MAX(fabs(y0 - a->y), fabs(y1 - a->y));
 
         if (fabs((double)(b->x - a->x)) * by +
             fabs((double)(b->y - a->y)) * bx >= 0x1p50) {
@@ -470,7 +474,11 @@ static uint64_t raster_poly(Raster *r, const Poly *poly)
         int64_t qx0 = px0, qx1 = px1;
         bool tri_row = tri && qy >= r->y0 && qy + 2 <= r->y1;
 
-        if (!quad_row_span(g, poly, qy, &qx0, &qx1)) {
+        /* a row of a few quads is tested whole: its span's divisions
+           cost more than the quads they would rule out (the per-quad
+           test decides coverage either way) */
+        if (px1 - px0 > NARROW_ROW &&
+            !quad_row_span(g, poly, qy, &qx0, &qx1)) {
             continue;
         }
         /* at the centre of the row's first pixel, then stepped: exact
