@@ -153,8 +153,18 @@ static void clip_setup(ClipState *cs, const NV50Gr3dState *st,
     uint32_t vpo, dro;
     float n, f;
 
-    memset(cs, 0, sizeof(*cs));
+    /* every field a primitive reads, set (planes and user distance
+       words as far as nplanes and nucd; no memset of the rest a
+       primitive) */
     cs->st = st;
+    cs->nplanes = 0;
+    cs->nucd = 0;
+    cs->emit = NULL;
+    cs->opaque = NULL;
+    cs->provoking = NULL;
+    cs->pool = NULL;
+    cs->npool = 0;
+    cs->emitted = 0;
     clip_select(cs, st, pv);
     vpo = cs->viewport * NV50_3D_VIEWPORT_STRIDE;
     dro = cs->viewport * NV50_3D_DEPTH_RANGE_STRIDE;
@@ -195,7 +205,7 @@ static void clip_setup(ClipState *cs, const NV50Gr3dState *st,
 }
 
 /* Distance of @v to plane @p (frustum planes, then user distances). */
-static float dist(const ClipState *cs, const NV50PipeVertex *v, unsigned p)
+static inline float dist(const ClipState *cs, const NV50PipeVertex *v, unsigned p)
 {
     if (p < cs->nplanes) {
         const float *pl = cs->plane[p];
@@ -294,10 +304,8 @@ static float poly_offset(const ClipState *cs, const RasterVert *r,
         [NV50_PRIM_TRIANGLES] = NV50_3D_POLYGON_OFFSET_FILL_ENABLE,
     };
     const NV50Gr3dState *st = cs->st;
-    float factor = nv50_stf(st, NV50_3D_POLYGON_OFFSET_FACTOR);
-    float units = nv50_stf(st, NV50_3D_POLYGON_OFFSET_UNITS);
-    float clamp = nv50_stf(st, NV50_3D_POLYGON_OFFSET_CLAMP);
-    unsigned zbits = nv50_rop_zeta_bits(nv50_st(st, NV50_3D_ZETA_FORMAT));
+    float factor, units, clamp;
+    unsigned zbits;
     float ax = r[1].x - r[0].x, ay = r[1].y - r[0].y, az = r[1].z - r[0].z;
     float bx = r[2].x - r[0].x, by = r[2].y - r[0].y, bz = r[2].z - r[0].z;
     float det = ax * by - bx * ay, m = 0, res, off;
@@ -305,6 +313,10 @@ static float poly_offset(const ClipState *cs, const RasterVert *r,
     if (!(nv50_st(st, enable[kind]) & 1)) {
         return 0;
     }
+    factor = nv50_stf(st, NV50_3D_POLYGON_OFFSET_FACTOR);
+    units = nv50_stf(st, NV50_3D_POLYGON_OFFSET_UNITS);
+    clamp = nv50_stf(st, NV50_3D_POLYGON_OFFSET_CLAMP);
+    zbits = nv50_rop_zeta_bits(nv50_st(st, NV50_3D_ZETA_FORMAT));
     if (det != 0) {
         m = MAX(fabsf((az * by - bz * ay) / det),
                 fabsf((bz * ax - az * bx) / det));
@@ -327,9 +339,10 @@ static float poly_offset(const ClipState *cs, const RasterVert *r,
     return isfinite(off) ? off : 0;
 }
 
+/* @scr: the vertices' to_screen() if the caller has it, else NULL */
 static void emit_prim(ClipState *cs, NV50PrimKind kind,
-                      const NV50PipeVertex *const *v, bool front,
-                      float zoff)
+                      const NV50PipeVertex *const *v, const RasterVert *scr,
+                      bool front, float zoff)
 {
     NV50PipePrim p = {
         .kind = kind,
@@ -343,7 +356,11 @@ static void emit_prim(ClipState *cs, NV50PrimKind kind,
 
     for (unsigned i = 0; i < p.nverts; i++) {
         p.v[i] = v[i];
-        to_screen(cs, v[i], &p.scr[i]);
+        if (scr) {
+            p.scr[i] = scr[i];
+        } else {
+            to_screen(cs, v[i], &p.scr[i]);
+        }
         if (zoff != 0) {
             p.scr[i].z = MIN(MAX(p.scr[i].z + zoff, cs->zmin), cs->zmax);
         }
@@ -413,7 +430,7 @@ static void emit_triangle(ClipState *cs, const NV50PipeVertex *const *v,
             const NV50PipeVertex *e[2] = { v[i], v[(i + 1) % 3] };
 
             if (edges & (1u << i)) {
-                emit_prim(cs, NV50_PRIM_LINES, e, front, zoff);
+                emit_prim(cs, NV50_PRIM_LINES, e, NULL, front, zoff);
             }
         }
         return;
@@ -423,12 +440,12 @@ static void emit_triangle(ClipState *cs, const NV50PipeVertex *const *v,
 
         for (unsigned i = 0; i < 3; i++) {
             if (edges & (1u << i)) {
-                emit_prim(cs, NV50_PRIM_POINTS, &v[i], front, zoff);
+                emit_prim(cs, NV50_PRIM_POINTS, &v[i], NULL, front, zoff);
             }
         }
         return;
     }
-    emit_prim(cs, NV50_PRIM_TRIANGLES, v, front,
+    emit_prim(cs, NV50_PRIM_TRIANGLES, v, r, front,
               poly_offset(cs, r, NV50_PRIM_TRIANGLES));
 }
 
@@ -450,18 +467,16 @@ unsigned nv50_clip_prim(const NV50Gr3dState *st, NV50PrimKind kind,
     cs.opaque = opaque;
     cs.provoking = provoking;
     planes = cs.nplanes + cs.nucd;
-    for (unsigned p = 0; p < planes; p++) {
-        for (unsigned i = 0; i < n; i++) {
-            if (!(dist(&cs, v[i], p) >= 0)) {
-                out_mask |= 1u << p;
-            }
+    for (unsigned i = 0; i < n; i++) {
+        for (unsigned p = 0; p < planes; p++) {
+            out_mask |= (unsigned)!(dist(&cs, v[i], p) >= 0) << p;
         }
     }
     if (!out_mask) {
         if (kind == NV50_PRIM_TRIANGLES) {
             emit_triangle(&cs, v, edges);
         } else {
-            emit_prim(&cs, kind, v, true, 0);
+            emit_prim(&cs, kind, v, NULL, true, 0);
         }
         return cs.emitted;
     }
@@ -492,7 +507,7 @@ unsigned nv50_clip_prim(const NV50Gr3dState *st, NV50PrimKind kind,
         }
         e[0] = t0 > 0 ? lerp(&cs, v[0], v[1], t0) : v[0];
         e[1] = t1 < 1 ? lerp(&cs, v[0], v[1], t1) : v[1];
-        emit_prim(&cs, NV50_PRIM_LINES, e, true, 0);
+        emit_prim(&cs, NV50_PRIM_LINES, e, NULL, true, 0);
         g_free(cs.pool);
         return cs.emitted;
     }
