@@ -439,9 +439,10 @@ static uint64_t raster_poly(Raster *r, const Poly *poly)
     int64_t minx, miny, maxx, maxy, px0, py0, px1, py1;
     uint64_t covered = 0;
     PolyEdges pe = { .n = n };
-    /* a triangle sampled at the pixel centres only: quad_cover_tri */
-    bool tri = n == 3 && r->nsamples == 1 && !r->samples->pos[0][0] &&
-               !r->samples->pos[0][1], tri_d;
+    /* sampled at the pixel centres only; a triangle so: quad_cover_tri */
+    bool centre = r->nsamples == 1 && !r->samples->pos[0][0] &&
+                  !r->samples->pos[0][1];
+    bool tri = n == 3 && centre, tri_d;
 
     minx = maxx = poly->p[0].x;
     miny = maxy = poly->p[0].y;
@@ -457,11 +458,20 @@ static uint64_t raster_poly(Raster *r, const Poly *poly)
         miny = MIN(miny, a->y);
         maxy = MAX(maxy, a->y);
     }
-    /* pixels with a sample (within half a pixel of the centre) inside */
-    px0 = MAX((int64_t)r->x0, (minx - g->one) >> g->bits);
-    px1 = MIN((int64_t)r->x1, (maxx >> g->bits) + 1);
-    py0 = MAX((int64_t)r->y0, (miny - g->one) >> g->bits);
-    py1 = MIN((int64_t)r->y1, (maxy >> g->bits) + 1);
+    if (centre) {
+        /* pixels whose centre is in the (closed) bounding box: a centre
+           inside the polygon or on its edge is */
+        px0 = MAX((int64_t)r->x0, (minx - g->half + g->one - 1) >> g->bits);
+        px1 = MIN((int64_t)r->x1, ((maxx - g->half) >> g->bits) + 1);
+        py0 = MAX((int64_t)r->y0, (miny - g->half + g->one - 1) >> g->bits);
+        py1 = MIN((int64_t)r->y1, ((maxy - g->half) >> g->bits) + 1);
+    } else {
+        /* pixels with a sample (within half a pixel of the centre) in */
+        px0 = MAX((int64_t)r->x0, (minx - g->one) >> g->bits);
+        px1 = MIN((int64_t)r->x1, (maxx >> g->bits) + 1);
+        py0 = MAX((int64_t)r->y0, (miny - g->one) >> g->bits);
+        py1 = MIN((int64_t)r->y1, (maxy >> g->bits) + 1);
+    }
     if (px0 >= px1 || py0 >= py1) {
         return 0;
     }
