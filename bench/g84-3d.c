@@ -16,6 +16,14 @@
  *              checked: the clear colour in the corners, the cube in the
  *              middle, its many colours; g84-cube-frame: the same as ms
  *              a frame
+ *   g84-cube-bl  the same frames into what Mesa gives kmscube in the
+ *              guest: a block-linear BGRX8 RT (XRGB8888) of tile mode 0x40
+ *              (nv50_tex_choose_tile_dims for 768 rows: 64-row blocks,
+ *              4 KiB each), no zeta (kmscube clears colour alone and
+ *              tests no depth); g84-cube-bl-frame in ms a frame
+ *   g84-clear-bl  clears/s of that RT with a Z24_S8 zeta of the same
+ *              tile mode: colour, depth and stencil at once, as
+ *              nv50_clear sends glClear of all three; every byte checked
  *   g84-draws  draws/s of one small triangle each (the per-draw cost:
  *              the VP's code and c[], the FP program check, the ROP's
  *              set-up and write-back); checked as g84-tri
@@ -37,6 +45,7 @@
  */
 #include <math.h>
 #include "g84-eng.h"
+#include "hw/nv50/surface.h"
 #include "target/tesla.h"
 
 #define SUBC_3D         3
@@ -48,16 +57,20 @@
 #define D3_VIEWPORT_SCALE_X 0x0a00
 #define D3_VIEWPORT_TRANSLATE_X 0x0a0c
 #define D3_VIEWPORT_HORIZ 0x0c00
+#define D3_CLEAR_DEPTH  0x0d90
+#define D3_CLEAR_STENCIL 0x0da0
 #define D3_DEPTH_RANGE_NEAR 0x0c08
 #define D3_VERTEX_BUFFER_FIRST 0x0d74
 #define D3_CLEAR_COLOR  0x0d80
 #define D3_SCISSOR_ENABLE 0x0e00
 #define D3_VP_ADDRESS_HIGH 0x0f7c
 #define D3_FP_ADDRESS_HIGH 0x0fa4
+#define D3_ZETA_ADDRESS_HIGH 0x0fe0
 #define D3_SCREEN_SCISSOR_HORIZ 0x0ff4
 #define D3_VERTEX_ARRAY_LIMIT_HIGH 0x1080
 #define D3_RT_CONTROL   0x121c
 #define D3_RT_ARRAY_MODE 0x1224
+#define D3_ZETA_HORIZ   0x1228
 #define D3_RT_HORIZ     0x1240
 #define D3_FP_RESULT_COUNT 0x1298
 #define D3_DEPTH_TEST_ENABLE 0x12cc
@@ -92,7 +105,11 @@
 #define D3_CODE_VA      ENG_VA_DATA                 /* VP +0, FP +1 MiB */
 #define D3_RT_VA        (ENG_VA_DATA + 0x200000)
 #define D3_VB_VA        (ENG_VA_DATA + 0x800000)
+#define D3_ZETA_VA      (D3_RT_VA + 0x300000)   /* the BL zeta, 3 MiB */
 #define D3_FMT_BGRA8    0xcf
+#define D3_FMT_BGRX8    0xe6
+#define D3_ZFMT_Z24_S8  0x16
+#define D3_TILE_768     0x40    /* block_h 4: Mesa's for 768 rows */
 
 typedef struct D3Vtx {
     float pos[4];
@@ -472,7 +489,57 @@ static unsigned cube_frame(unsigned f, D3Vtx *v)
     return n;
 }
 
-static bool cube_check(Eng *e, const char *name)
+/* The FB_W x FB_H block-linear surface of tile mode D3_TILE_768. */
+static NV50Surface d3_bl_surface(void)
+{
+    return (NV50Surface) {
+        .block_linear = true, .width_bytes = FB_PITCH, .height = FB_H,
+        .depth = 1, .block_h = (D3_TILE_768 >> 4) & 0xf,
+    };
+}
+
+/* The RT's pixels, rows of FB_W, from its pitch or block-linear layout. */
+static void d3_read_rt(Eng *e, bool bl, uint32_t *fb)
+{
+    NV50Surface sf = d3_bl_surface();
+    g_autofree uint8_t *raw = NULL;
+
+    if (!bl) {
+        mem_read(e, D3_RT_VA, fb, FB_PITCH * FB_H);
+        return;
+    }
+    raw = g_malloc(nv50_surface_size(&sf));
+    mem_read(e, D3_RT_VA, raw, nv50_surface_size(&sf));
+    for (uint32_t y = 0; y < FB_H; y++) {
+        for (uint32_t x = 0; x < FB_PITCH; x += NV50_GOB_WIDTH) {
+            memcpy((uint8_t *)fb + y * FB_PITCH + x,
+                   raw + nv50_surface_offset(&sf, x, y, 0), NV50_GOB_WIDTH);
+        }
+    }
+}
+
+/*
+ * The RT as Mesa's nv50_validate_fb sends kmscube's GBM surface: BGRX8
+ * (XRGB8888), block-linear of tile mode D3_TILE_768; and with @zeta a
+ * Z24_S8 zeta of the same size and tile mode (else none).
+ */
+static void d3_rt_bl(Eng *e, bool zeta)
+{
+    mthd(e, SUBC_3D, D3_RT_ADDRESS_HIGH, (const uint32_t[]){
+             (uint32_t)(D3_RT_VA >> 32), (uint32_t)D3_RT_VA, D3_FMT_BGRX8,
+             D3_TILE_768, 0 }, 5);
+    mthd(e, SUBC_3D, D3_RT_HORIZ, (const uint32_t[]){ FB_W, FB_H }, 2);
+    mthd1(e, SUBC_3D, D3_ZETA_ENABLE, zeta);
+    if (zeta) {
+        mthd(e, SUBC_3D, D3_ZETA_ADDRESS_HIGH, (const uint32_t[]){
+                 (uint32_t)(D3_ZETA_VA >> 32), (uint32_t)D3_ZETA_VA,
+                 D3_ZFMT_Z24_S8, D3_TILE_768, 0 }, 5);
+        mthd(e, SUBC_3D, D3_ZETA_HORIZ, (const uint32_t[]){ FB_W, FB_H },
+             2);
+    }
+}
+
+static bool cube_check(Eng *e, const char *name, bool bl)
 {
     g_autofree uint32_t *fb = g_new(uint32_t, FB_W * FB_H);
     g_autoptr(GHashTable) colours = g_hash_table_new(NULL, NULL);
@@ -481,7 +548,7 @@ static bool cube_check(Eng *e, const char *name)
     };
     uint32_t mid;
 
-    mem_read(e, D3_RT_VA, fb, FB_PITCH * FB_H);
+    d3_read_rt(e, bl, fb);
     for (unsigned i = 0; i < 4; i++) {
         if (fb[corner[i]] != CUBE_CLEAR) {
             bench_fail(name, "corner %u is 0x%08x, not the clear colour", i,
@@ -508,9 +575,13 @@ static bool cube_check(Eng *e, const char *name)
     return true;
 }
 
-static void bench_3d_cube(void)
+/*
+ * kmscube's frames, a clear and the cube each, into the pitch RT or
+ * (@bl) the block-linear one; reported as @name and @name-frame.
+ */
+static void bench_3d_cube(const char *name, bool bl)
 {
-    const char *name = "g84-cube";
+    g_autofree char *per_frame = g_strdup_printf("%s-frame", name);
     unsigned frames = MAX(3u, (unsigned)(60 * bench_scale));
     g_autofree D3Vtx *v = g_new(D3Vtx, frames * 36);
     g_autofree unsigned *count = g_new(unsigned, frames);
@@ -525,6 +596,9 @@ static void bench_3d_cube(void)
         return;
     }
     mem_write(&e, D3_VB_VA, v, frames * 36 * sizeof(D3Vtx));
+    if (bl) {
+        d3_rt_bl(&e, false);
+    }
     mthd1(&e, SUBC_3D, D3_SHADE_MODEL, 0x1d01);         /* SMOOTH */
     mthd(&e, SUBC_3D, D3_CLEAR_COLOR, (const uint32_t[]){
              0x3f000000, 0x3f000000, 0x3f000000, 0x3f800000 }, 4);
@@ -537,9 +611,73 @@ static void bench_3d_cube(void)
         eng_submit(&e);
     }
     secs = bench_now() - t0;
-    if (eng_ok(&e) && cube_check(&e, name)) {
+    if (eng_ok(&e) && cube_check(&e, name, bl)) {
         bench_report(name, frames / secs, "frames/s");
-        bench_report("g84-cube-frame", secs * 1e3 / frames, "ms/frame");
+        bench_report(per_frame, secs * 1e3 / frames, "ms/frame");
+    }
+    eng_fini(&e);
+}
+
+/* Every byte of @len at @va is the 4-byte word @w (little-endian). */
+static bool clear_check(Eng *e, const char *name, const char *what,
+                        uint64_t va, uint64_t len, uint32_t w)
+{
+    g_autofree uint32_t *m = g_new(uint32_t, len / 4);
+
+    mem_read(e, va, m, len);
+    for (uint64_t i = 0; i < len / 4; i++) {
+        if (GUINT32_FROM_LE(m[i]) != w) {
+            bench_fail(name, "%s word %" PRIu64 " is 0x%08x, not 0x%08x",
+                       what, i, GUINT32_FROM_LE(m[i]), w);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* glClear of colour, depth and stencil of the block-linear RT and zeta. */
+static void bench_3d_clear_bl(void)
+{
+    const char *name = "g84-clear-bl";
+    unsigned clears = MAX(2u, (unsigned)(200 * bench_scale)), c = 0;
+    NV50Surface sf = d3_bl_surface();
+    double t0, secs;
+    Eng e;
+
+    if (!d3_init(&e, name, 3)) {
+        eng_fini(&e);
+        return;
+    }
+    d3_rt_bl(&e, true);
+    eng_submit(&e);
+
+    t0 = bench_now();
+    for (c = 0; c < clears; c++) {
+        /* a grey, depth and stencil of the clear's number */
+        float grey = (c % 256) / 255.0f, depth = (c % 16) / 16.0f;
+        uint32_t gw, dw;
+
+        memcpy(&gw, &grey, 4);
+        memcpy(&dw, &depth, 4);
+        mthd(&e, SUBC_3D, D3_CLEAR_COLOR, (const uint32_t[]){
+                 gw, gw, gw, 0x3f800000 }, 4);
+        mthd1(&e, SUBC_3D, D3_CLEAR_DEPTH, dw);
+        mthd1(&e, SUBC_3D, D3_CLEAR_STENCIL, c & 0xff);
+        mthd1(&e, SUBC_3D, D3_CLEAR_BUFFERS, 0x3f);
+        if (c % 8 == 7) {
+            eng_submit(&e);
+        }
+    }
+    eng_submit(&e);
+    secs = bench_now() - t0;
+    c = clears - 1;
+    /* BGRX8 with X written as 1s; Z24_S8: depth * (2^24 - 1), exact */
+    if (eng_ok(&e) &&
+        clear_check(&e, name, "RT", D3_RT_VA, nv50_surface_size(&sf),
+                    0xffu << 24 | (c % 256) * 0x010101u) &&
+        clear_check(&e, name, "zeta", D3_ZETA_VA, nv50_surface_size(&sf),
+                    (c & 0xff) << 24 | (c % 16) * 0x100000u)) {
+        bench_report(name, clears / secs, "clears/s");
     }
     eng_fini(&e);
 }
@@ -723,7 +861,13 @@ void bench_g84_3d(const char *filter)
         bench_3d_draws();
     }
     if (eng_wanted(filter, "g84-cube")) {
-        bench_3d_cube();
+        bench_3d_cube("g84-cube", false);
+    }
+    if (eng_wanted(filter, "g84-cube-bl")) {
+        bench_3d_cube("g84-cube-bl", true);
+    }
+    if (eng_wanted(filter, "g84-clear-bl")) {
+        bench_3d_clear_bl();
     }
     if (eng_wanted(filter, "g84-lines")) {
         bench_3d_lines();
