@@ -66,6 +66,39 @@ void nv50_overlay_compose_clip(const uint8_t *vram, const NV50OverlayDesc *o,
                                const ColourMap *map, uint8_t *dst,
                                uint32_t dst_pitch, const ScanoutRect *r);
 
+/* --- scanout-shadow.c: the last vblank's surface bytes --- */
+
+/* A head's shadow: the bytes it showed, in the surface's storage order. */
+typedef struct ScanoutShadow {
+    NV50ScanoutDesc d;          /* their layout: offset 0, no LUT;
+                                   pitch-linear rows packed */
+    uint8_t *bytes;             /* NULL: none yet */
+    uint64_t size;
+    uint8_t *row;               /* a gathered row (row_len bytes) */
+} ScanoutShadow;
+
+/* Where the changed pixels go: a BGRX image @width pixels a row. */
+typedef struct ScanoutTarget {
+    uint8_t *px;
+    uint32_t width;
+    unsigned format;            /* the surface's */
+    const ColourMap *map;
+    bool identity;
+} ScanoutTarget;
+
+/*
+ * The pixels of checked surface @d that changed since @sh was taken
+ * (every pixel if @full, or the size or format changed) converted into
+ * @t; their bounding box joins @dirty (the whole image when all are).
+ * @sh then holds @d's bytes.
+ */
+void nv50_shadow_update(ScanoutShadow *sh, const uint8_t *vram,
+                        const NV50ScanoutDesc *d, bool full,
+                        const ScanoutTarget *t, ScanoutRect *dirty);
+/* Row @y's bytes as @sh holds them (row_len bytes; @sh->row reused). */
+const uint8_t *nv50_shadow_row(ScanoutShadow *sh, uint32_t y);
+void nv50_shadow_free(ScanoutShadow *sh);
+
 /* --- scanout-plane.c: the armed EVO state --- */
 
 typedef enum ScanoutState {

@@ -20,9 +20,11 @@
  * Console protocol, per vblank of a head with a console: a new surface
  * (display_console_set_surface) on the first frame, after the head showed
  * nothing, or when the size or source format changes, followed by a
- * whole-surface update and a frame; otherwise the rows whose VRAM bytes
- * differ from the previous vblank's are converted and one update with
- * their bounding rectangle is sent, then display_console_frame -- frames
+ * whole-surface update and a frame; otherwise the pixels whose VRAM
+ * bytes differ from the previous vblank's (kept and compared in the
+ * surface's storage order, scanout-shadow.c) are converted and one
+ * update with their bounding rectangle is sent (per row, the first to
+ * the last changed pixel), then display_console_frame -- frames
  * are only counted when something changed, so a listener that writes a
  * file per frame writes nothing while the picture stands still.  A LUT
  * change redraws everything.  With no valid surface the console gets a
@@ -30,7 +32,7 @@
  * part of the image: when it moves, appears, goes, or its pixels (the
  * VRAM bytes it reads, compared at each vblank) or the surface under it
  * change, the part of the image it covered is converted afresh from the
- * previous vblank's surface rows, the cursor is blended where it now
+ * surface bytes kept (the shadow), the cursor is blended where it now
  * is, and both rectangles join the update.  A bad cursor (beyond its
  * context DMA or VRAM, unbound handle, bad size/format) is logged once
  * and not drawn; the surface is still shown.  The overlay is composed
@@ -40,7 +42,9 @@
  * changes under it, its old rectangle is converted afresh from the
  * surface rows, it is composed where it now is, and both rectangles join
  * the update; the cursor is redrawn (over surface and overlay) where
- * that touched it.  A bad overlay is logged once and not drawn.
+ * that touched it.  A bad overlay is logged once and not drawn.  The
+ * head's description (display_console_set_info) is rebuilt only when
+ * the surface's description changes.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -63,13 +67,14 @@ typedef struct NV50ScanoutHead {
     uint32_t width, height;     /* of @image */
     unsigned format;            /* source format @shadow holds */
     uint8_t *image;             /* BGRX8888, width * 4 bytes a row */
-    uint8_t *shadow;            /* last vblank's source rows, packed */
-    uint8_t *scratch;           /* a gathered block-linear GOB row */
+    ScanoutShadow shadow;       /* the last vblank's surface bytes */
     ColourMap map;              /* the LUT @image was converted with */
     bool identity;
     NV50ScanoutLut lut;
     char *why;                  /* why nothing is shown (logged once) */
     char *info;
+    NV50ScanoutDesc info_desc;  /* what @info describes, if info_ok */
+    bool info_ok;
     uint8_t *dump;              /* nv50_scanout_surface's image */
     /* the overlay composed into @image, as armed when drawn */
     ScanoutPlane ovly;
@@ -178,8 +183,7 @@ void nv50_scanout_init(NV50State *s)
 static void head_free_buffers(NV50ScanoutHead *h)
 {
     g_clear_pointer(&h->image, g_free);
-    g_clear_pointer(&h->shadow, g_free);
-    g_clear_pointer(&h->scratch, g_free);
+    nv50_shadow_free(&h->shadow);
     g_clear_pointer(&h->dump, g_free);
     g_clear_pointer(&h->why, g_free);
     g_clear_pointer(&h->info, g_free);
@@ -215,6 +219,7 @@ void nv50_scanout_set_console(NV50State *s, int head, DisplayConsole *con)
     h->ovly.on = false;
     g_clear_pointer(&h->why, g_free);
     g_clear_pointer(&h->info, g_free);
+    h->info_ok = false;
 }
 
 static void head_set_info(NV50ScanoutHead *h, char *info)
@@ -247,6 +252,7 @@ static void head_blank(NV50ScanoutHead *h, ScanoutState st, char *why)
         h->why = g_strdup(why);
     }
     head_set_info(h, g_strdup(why));
+    h->info_ok = false;
 }
 
 /* A new image size: new buffers and a new console surface. */
@@ -262,11 +268,7 @@ static void head_new_surface(NV50ScanoutHead *h, const NV50ScanoutDesc *d)
 
     if (!h->image || h->width != d->width || h->height != d->height) {
         g_free(h->image);
-        g_free(h->shadow);
-        g_free(h->scratch);
         h->image = g_malloc((size_t)d->width * d->height * 4);
-        h->shadow = g_malloc((size_t)d->width * d->height * 4);
-        h->scratch = g_malloc((size_t)NV50_GOB_HEIGHT * d->width * 4);
         h->width = d->width;
         h->height = d->height;
     }
@@ -302,11 +304,11 @@ static void head_restore(NV50State *s, NV50ScanoutHead *h,
                          const ScanoutRect *r)
 {
     uint32_t bpp = nv50_scanout_format_bpp(h->format);
-    uint32_t len = h->width * bpp;
 
     for (uint32_t y = r->y0; y < r->y1; y++) {
         nv50_scanout_convert_span(h->format, &h->map, h->identity,
-                                  h->shadow + (size_t)y * len + r->x0 * bpp,
+                                  nv50_shadow_row(&h->shadow, y) +
+                                  r->x0 * bpp,
                                   h->image +
                                   ((size_t)y * h->width + r->x0) * 4,
                                   r->x1 - r->x0);
@@ -502,56 +504,14 @@ static bool head_take_surface(NV50ScanoutHead *h, const NV50ScanoutDesc *d)
     return full;
 }
 
-/*
- * Convert the rows of @d whose VRAM bytes changed since the last vblank
- * (every row if @full), widened to whole pixels; they join @dirty.
- */
-static void head_rows(NV50State *s, NV50ScanoutHead *h,
-                      const NV50ScanoutDesc *d, bool full,
-                      ScanoutRect *dirty)
+/* A described surface: is @b what @a described? */
+static bool desc_same(const NV50ScanoutDesc *a, const NV50ScanoutDesc *b)
 {
-    uint32_t bpp = nv50_scanout_format_bpp(d->format);
-    uint32_t len = d->width * bpp;
-    uint64_t stride = nv50_scanout_row_len(d);
-
-    for (uint32_t y = 0; y < d->height; y++) {
-        const uint8_t *src;
-
-        if (!d->block_linear) {
-            src = nv50_scanout_row_bytes(s->vram, d, y, h->scratch);
-        } else {
-            /* a GOB's 4 rows at a time, each GOB read in order */
-            if (y % NV50_GOB_HEIGHT == 0) {
-                nv50_scanout_gob_rows(s->vram, d, y, h->scratch);
-            }
-            src = h->scratch + y % NV50_GOB_HEIGHT * stride;
-        }
-        uint8_t *shadow = h->shadow + (size_t)y * len;
-        uint8_t *dst = h->image + (size_t)y * d->width * 4;
-        uint32_t a = 0, b = len;
-
-        if (!full) {
-            if (!memcmp(src, shadow, len)) {
-                continue;
-            }
-            /* the changed bytes, widened to whole pixels */
-            while (src[a] == shadow[a]) {
-                a++;
-            }
-            while (src[b - 1] == shadow[b - 1]) {
-                b--;
-            }
-            a -= a % bpp;
-            b += (bpp - b % bpp) % bpp;
-        }
-        memcpy(shadow + a, src + a, b - a);
-        nv50_scanout_convert_span(d->format, &h->map, h->identity, src + a,
-                                  dst + a / bpp * 4, (b - a) / bpp);
-        dirty->x0 = MIN(dirty->x0, a / bpp);
-        dirty->x1 = MAX(dirty->x1, b / bpp);
-        dirty->y0 = MIN(dirty->y0, y);
-        dirty->y1 = y + 1;
-    }
+    return a->offset == b->offset && a->width == b->width &&
+           a->height == b->height && a->pitch == b->pitch &&
+           a->block_linear == b->block_linear &&
+           a->block_height == b->block_height && a->format == b->format &&
+           !a->lut == !b->lut;
 }
 
 void nv50_scanout_vblank(NV50State *s, int head)
@@ -561,6 +521,7 @@ void nv50_scanout_vblank(NV50State *s, int head)
     g_autofree char *err = NULL;
     ScanoutState st;
     ScanoutRect dirty = { UINT32_MAX, UINT32_MAX, 0, 0 };
+    ScanoutTarget target;
     bool full;
 
     if (head < 0 || head >= NV50_HEADS || !s->scanout->head[head].con) {
@@ -573,10 +534,16 @@ void nv50_scanout_vblank(NV50State *s, int head)
         return;
     }
     g_clear_pointer(&h->why, g_free);
-    head_set_info(h, describe(&d));
+    if (!h->info_ok || !desc_same(&h->info_desc, &d)) {
+        head_set_info(h, describe(&d));
+        h->info_desc = d;
+        h->info_ok = true;
+    }
 
     full = head_take_surface(h, &d);
-    head_rows(s, h, &d, full, &dirty);
+    target = (ScanoutTarget){ h->image, h->width, d.format, &h->map,
+                              h->identity };
+    nv50_shadow_update(&h->shadow, s->vram, &d, full, &target, &dirty);
     /* the overlay over the rows, the cursor over both */
     head_overlay_step(s, head, h, full, &dirty);
     head_cursor_step(s, head, h, full, &dirty);
