@@ -204,13 +204,22 @@ typedef struct NV50VpCode NV50VpCode;
 void nv50_vp_code_free(NV50VpCode *vc);
 
 /*
+ * A draw's VP: its code read (and the context's decode kept or
+ * replaced), its c[] read at first use, its result map; NULL (a trap
+ * raised) if the code cannot be read.  Batches run through it until
+ * nv50_vp_end.
+ */
+typedef struct NV50VpDraw NV50VpDraw;
+NV50VpDraw *nv50_vp_begin(NV50GrCall *c, NV50Gr3dState *st);
+void nv50_vp_end(NV50VpDraw *vp);
+/*
  * Run the VP over @n vertices (@in: in_words words each) as warps of
  * 32 spread over the MPs; *@out[i] gets vertex i's result words after
  * VP_RESULT_MAP (NV50PipeVertex: clip position, point size, out[]).
  * False (a trap raised) if the program trapped or cannot run.
  */
-bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
-                 unsigned in_words, unsigned n, NV50PipeVertex *const *out);
+bool nv50_vp_run(NV50VpDraw *vp, const uint32_t *in, unsigned in_words,
+                 unsigned n, NV50PipeVertex *const *out);
 
 /*
  * What the VP and GP stages share.  The code segment of program @prog

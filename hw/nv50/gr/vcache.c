@@ -43,6 +43,7 @@ struct NV50Vcache {
     NV50VcacheSrc src;
     uint32_t base;              /* VB_ELEMENT_BASE */
     NV50Vfetch *vf;
+    NV50VpDraw *vp;             /* at the first batch */
     unsigned nslots, batch;
     NV50PipeVertex *vert;       /* the ring */
     uint64_t *key;              /* what each slot holds, KEY_NONE */
@@ -93,6 +94,7 @@ void nv50_vcache_free(NV50Vcache *vc)
 {
     if (vc) {
         nv50_vfetch_end(vc->vf);
+        nv50_vp_end(vc->vp);
         g_hash_table_destroy(vc->index);
         g_free(vc->vert);
         g_free(vc->key);
@@ -220,8 +222,11 @@ static bool fill(NV50Vcache *vc, uint32_t k0, const uint32_t *pin,
     vc->st->counter[NV50_3D_COUNTER_VP_LAUNCHES] += n;
     /* straight into the slots: a trap leaves them keyed but the draw
        stops (vc->failed) before any is read */
-    if (!nv50_vp_run(vc->c, vc->st, vc->in, MAX(in_words, 1u), n,
-                     vc->out)) {
+    if (!vc->vp) {
+        vc->vp = nv50_vp_begin(vc->c, vc->st);
+    }
+    if (!vc->vp || !nv50_vp_run(vc->vp, vc->in, MAX(in_words, 1u), n,
+                                vc->out)) {
         vc->failed = true;
         return false;
     }

@@ -337,42 +337,76 @@ TeslaRun *nv50_stage_exec(NV50GrCall *c, const char *stage,
     return NULL;
 }
 
-bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
-                 unsigned in_words, unsigned n, NV50PipeVertex *const *out)
+struct NV50VpDraw {
+    NV50GrCall *c;
+    NV50Gr3dState *st;
+    uint32_t entry;
+    unsigned out_words;
+    NV50StageCb cb;             /* env's opaque: c[] read once a draw */
+    TeslaEnv env;
+    NV50ResultMap map;
+    uint32_t *min;              /* an MP's inputs */
+    size_t min_words;
+};
+
+NV50VpDraw *nv50_vp_begin(NV50GrCall *c, NV50Gr3dState *st)
 {
     const NV50GrShared *sh = &c->ctx->shared;
     uint32_t entry = nv50_st(st, NV50_3D_VP_START_ID) & (CODE_SEGMENT - 1);
-    unsigned out_words = MIN(nv50_st(st, NV50_3D_VP_REG_ALLOC_RESULT),
-                             (uint32_t)NV50_PIPE_OUT_WORDS);
     unsigned map_size = MIN(nv50_st(st, NV50_3D_VP_RESULT_MAP_SIZE),
                             NV50_3D_VP_RESULT_MAP__LEN * 4u);
-    unsigned warps = (n + TESLA_WARP_SIZE - 1) / TESLA_WARP_SIZE;
-    NV50StageCb r;
-    TeslaEnv env;
-    NV50VpCode *vc;
-    NV50ResultMap map;
     g_autofree uint32_t *code = NULL;
-    g_autofree uint32_t *min = NULL;
+    NV50VpDraw *vp;
+    NV50VpCode *vc;
     size_t ncode;
-    bool ok = true;
 
     code = load_code(c, sh, NV50_GR_PROG_VP, entry, &ncode);
     if (!code) {
         nv50_gr_trap(c, NV50_GR_TRAP_CCACHE, 1, "VP code at 0x%x (segment "
                      "0x%010" PRIx64 ") cannot be read", entry,
                      sh->code[NV50_GR_PROG_VP]);
-        return false;
+        return NULL;
     }
     vc = vp_code_keep(st, &code, ncode);
+    vp = g_new0(NV50VpDraw, 1);
+    vp->c = c;
+    vp->st = st;
+    vp->entry = entry;
+    vp->out_words = MIN(nv50_st(st, NV50_3D_VP_REG_ALLOC_RESULT),
+                        (uint32_t)NV50_PIPE_OUT_WORDS);
     nv50_stage_env(c, st, NV50_GR_PROG_VP,
-                   nv50_st(st, NV50_3D_VP_REG_ALLOC_TEMP), &r, &env);
-    env.code = vc->words;
-    env.code_words = vc->nwords;
-    env.decoded = vc->cc;
+                   nv50_st(st, NV50_3D_VP_REG_ALLOC_TEMP), &vp->cb,
+                   &vp->env);
+    vp->env.code = vc->words;
+    vp->env.code_words = vc->nwords;
+    vp->env.decoded = vc->cc;
+    nv50_result_map_prep(st, NV50_3D_VP_RESULT_MAP(0), map_size,
+                         vp->out_words, &vp->map);
+    return vp;
+}
 
-    nv50_result_map_prep(st, NV50_3D_VP_RESULT_MAP(0), map_size, out_words,
-                         &map);
-    min = g_new0(uint32_t, (size_t)MAX(in_words, 1u) * n);
+void nv50_vp_end(NV50VpDraw *vp)
+{
+    if (vp) {
+        nv50_stage_cb_free(&vp->cb);
+        g_free(vp->min);
+        g_free(vp);
+    }
+}
+
+bool nv50_vp_run(NV50VpDraw *vp, const uint32_t *in, unsigned in_words,
+                 unsigned n, NV50PipeVertex *const *out)
+{
+    NV50GrCall *c = vp->c;
+    unsigned warps = (n + TESLA_WARP_SIZE - 1) / TESLA_WARP_SIZE;
+    size_t min_words = (size_t)MAX(in_words, 1u) * n;
+    bool ok = true;
+
+    if (vp->min_words < min_words) {
+        g_free(vp->min);
+        vp->min = g_new0(uint32_t, min_words);
+        vp->min_words = min_words;
+    }
     for (unsigned mp = 0; mp < NV50_MPS && ok; mp++) {
         TeslaLaunch tl = { 0 };
         unsigned threads = 0;
@@ -383,7 +417,7 @@ bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
             unsigned first = w * TESLA_WARP_SIZE;
             unsigned cnt = MIN(n - first, (unsigned)TESLA_WARP_SIZE);
 
-            memcpy(min + (size_t)threads * in_words,
+            memcpy(vp->min + (size_t)threads * in_words,
                    in + (size_t)first * in_words, 4ull * cnt * in_words);
             threads += cnt;
         }
@@ -391,14 +425,14 @@ bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
             break;
         }
         tl.threads = threads;
-        tl.in = min;
+        tl.in = vp->min;
         tl.in_words = in_words;
-        tl.out_words = MAX(out_words, 1u);
-        tl.entry = entry;
+        tl.out_words = MAX(vp->out_words, 1u);
+        tl.entry = vp->entry;
         tl.local_uncleared = true;
-        env.tpc_index = mp / NV50_MPS_PER_TPC;
-        env.mp_index = mp % NV50_MPS_PER_TPC;
-        run = nv50_stage_exec(c, "VP", &env, &tl, &st->vp_run);
+        vp->env.tpc_index = mp / NV50_MPS_PER_TPC;
+        vp->env.mp_index = mp % NV50_MPS_PER_TPC;
+        run = nv50_stage_exec(c, "VP", &vp->env, &tl, &vp->st->vp_run);
         if (!run) {
             ok = false;
             break;
@@ -408,12 +442,11 @@ bool nv50_vp_run(NV50GrCall *c, NV50Gr3dState *st, const uint32_t *in,
             unsigned cnt = MIN(n - first, (unsigned)TESLA_WARP_SIZE);
 
             for (unsigned l = 0; l < cnt; l++, t++) {
-                nv50_result_map_apply(&map, tesla_run_out(run, t),
+                nv50_result_map_apply(&vp->map, tesla_run_out(run, t),
                                       out[first + l]);
             }
         }
     }
-    nv50_stage_cb_free(&r);
     for (unsigned v = 0; ok && trace_enabled(TRACE_NV50_3D_VERTEX) && v < n;
          v++) {
         trace_vertex(c, v, in + (size_t)v * in_words, in_words, out[v]);
