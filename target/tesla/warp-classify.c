@@ -61,6 +61,42 @@ static bool fast_mem_operand(TeslaRun *run, const TeslaOperand *o,
     }
 }
 
+/* A b32 a[] or o[] word at a fixed address ($a0: zero); f->off. */
+static bool fast_io_operand(const TeslaOperand *o, unsigned space,
+                            TeslaFastInsn *f)
+{
+    if (o->kind != TOPND_MEM || o->space != space ||
+        tesla_type_size(o->mtype) != 4 || (o->areg & 7) || o->postinc ||
+        (o->imm & 3)) {
+        return false;
+    }
+    f->off = o->imm & 0xffff;
+    return true;
+}
+
+/*
+ * mov b32 of a register or an immediate to an o[] word (a VP's or GP's
+ * results); TFK_NONE for other forms.
+ */
+static unsigned fast_classify_mov_o(TeslaRun *run, const TeslaInsn *i,
+                                    TeslaFastInsn *f)
+{
+    bool imm;
+    uint32_t val;
+
+    if (!(i->mods & TMOD_B32) || (i->lanemask & 0xf) != 0xf ||
+        i->nsrc != 1 || i->cdst >= 0 ||
+        !fast_io_operand(&i->dst, TSPACE_O, f) ||
+        !fast_operand(i, &i->src[0], run->env.gprs, &f->b, &imm, &val)) {
+        return TFK_NONE;
+    }
+    f->bimm = imm;
+    for (unsigned l = 0; imm && l < TESLA_WARP_SIZE; l++) {
+        f->imm[l] = val;
+    }
+    return TFK_MOV_O;
+}
+
 /*
  * interp of a b32 v[] word at a fixed address (exec_interp: the input
  * word, times an optional register source) and rcp of a register
@@ -129,7 +165,15 @@ static unsigned fast_classify_other(TeslaRun *run, const TeslaInsn *i,
         f->target = i->src[0].imm;
         f->pred = TPRED_ALWAYS;     /* joinat ignores its predicate */
         return TFK_JOINAT;
+    case TOP_MOV:
+        return i->dst.kind == TOPND_MEM ? fast_classify_mov_o(run, i, f)
+                                        : TFK_NONE;
     case TOP_LD:
+        if (i->dst.kind == TOPND_REG && i->nsrc == 1 && i->cdst < 0 &&
+            fast_io_operand(&i->src[0], TSPACE_A, f)) {
+            f->d = i->dst.reg < gprs ? i->dst.reg : WARP_SINK_ROW;
+            return TFK_LD_A;
+        }
         if (i->dst.kind != TOPND_REG || i->nsrc != 1 || i->cdst >= 0 ||
             !fast_mem_operand(run, &i->src[0], f)) {
             return TFK_NONE;

@@ -547,7 +547,28 @@ FAST_INLINE void FAST_FN(ld_c)(TeslaWarp *w, const TeslaFastInsn *f,
     FAST_STORE((TeslaV){ 0 } + x);
 }
 
-/* interp's v[] words of the warp's threads (0 past the launch's) */
+/*
+ * A b32 o[] word of lanes @m from @b (each lane's words side by side);
+ * false (the general path logs it) past the launch's output words.
+ */
+FAST_INLINE bool FAST_FN(mov_o)(TeslaWarp *w, const TeslaFastInsn *f,
+                                uint32_t m, const uint32_t *b)
+{
+    size_t n = w->run->launch.out_words, wi = f->off / 4;
+
+    if (!w->out || (uint64_t)f->off + 4 > (uint64_t)n * 4) {
+        return false;
+    }
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        if (m & (1u << l)) {
+            w->out[l * n + wi] = b[l];
+        }
+    }
+    return true;
+}
+
+/* interp's v[] (ld's a[]) words of the warp's threads (0 past the
+   launch's) */
 FAST_INLINE void FAST_FN(interp_in)(const TeslaWarp *w,
                                     const TeslaFastInsn *f, uint32_t *buf)
 {
@@ -771,9 +792,10 @@ static uint64_t FAST_FN(fast_run)(TeslaWarp *w, uint64_t n, uint64_t limit,
             break;
         }
         case TFK_INTERP:
+        case TFK_LD_A:
         case TFK_RCP:
             if (m) {
-                if (f->kind == TFK_INTERP) {
+                if (f->kind != TFK_RCP) {
                     FAST_FN(interp_in)(w, f, vin);
                 } else {
                     FAST_FN(rcp)(a, f, vin);
@@ -887,6 +909,11 @@ static uint64_t FAST_FN(fast_run)(TeslaWarp *w, uint64_t n, uint64_t limit,
         case TFK_LD_C:
             if (m) {
                 FAST_FN(ld_c)(w, f, m, d);
+            }
+            break;
+        case TFK_MOV_O:
+            if (m && unlikely(!FAST_FN(mov_o)(w, f, m, b))) {
+                goto out;
             }
             break;
         default:

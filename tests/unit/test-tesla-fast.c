@@ -7,7 +7,7 @@
  * fragment program's interp (alone and times a register) and rcp; the
  * fast loop's rcp over a warp's lanes against the scalar SFU model (every
  * significand of two exponents, every exponent, the special inputs); a
- * decode cache kept across runs.
+ * decode cache kept across runs; a VP's a[] loads and o[] moves.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -499,6 +499,94 @@ START_TEST(fp_invisible_live)
 }
 END_TEST
 
+static bool vp_trace_all(void *opaque, TeslaRun *run, TeslaWarp *w,
+                         const TeslaInsn *insn)
+{
+    return true;
+}
+
+/*
+ * A VP's a[] loads and o[] moves (TFK_LD_A, TFK_MOV_O) against the input
+ * words and the general path (forced by a trace hook): a whole and a
+ * partial warp, an a[] word past the inputs (0), an o[] word past the
+ * outputs (the general path's, logged and dropped), o[] words not
+ * written (0); loop 1 word-major inputs.
+ */
+START_TEST(fast_vp_io)
+{
+    enum { N = 40, W = 3, O = 5, S = 48 };
+    static const char src[] =
+        "ld b32 $r0 a[0x0]\n"
+        "ld b32 $r1 a[0x4]\n"
+        "ld b32 $r2 a[0x10]\n"         /* past the input words: 0 */
+        "mov b32 o[0x0] $r1\n"
+        "mov b32 o[0x4] $r0\n"
+        "add b32 $r3 $r0 $r1\n"
+        "mov b32 o[0xc] $r3\n"
+        "mov b32 o[0x10] $r2\n"
+        "mov b32 o[0x40] $r0\n"        /* past the output words */
+        "exit nop\n";
+    g_autoptr(GArray) words = g_array_new(false, false, sizeof(uint32_t));
+    g_autofree char *err = NULL;
+    uint32_t in[N * W], wm[S * W], got[2][N][O];
+    TeslaEnv env = {
+        .variant = TESLA_G84, .prog = TESLA_PROG_VP, .gprs = 4,
+        .insn_budget = 1000000,
+    };
+    TeslaLaunch launch = {
+        .threads = N, .in = in, .in_words = W, .out_words = O,
+    };
+
+    ck_assert_msg(tesla_assemble(TESLA_G84, TESLA_PROG_VP, src, words,
+                                 &err), "assemble: %s", err ? err : "?");
+    env.code = (const uint32_t *)words->data;
+    env.code_words = words->len;
+    for (unsigned i = 0; i < N * W; i++) {
+        in[i] = 0x1000u * i + 7;
+        wm[(i % W) * S + i / W] = in[i];
+    }
+    if (_i) {
+        launch.in = wm;
+        launch.in_stride = S;
+    }
+    for (unsigned k = 0; k < 2; k++) {
+        TeslaRun *run;
+
+        env.trace = k ? vp_trace_all : NULL;
+        run = tesla_run_new(&env, &launch, &err);
+        ck_assert_msg(run, "launch: %s", err ? err : "?");
+        ck_assert_int_eq(tesla_run_exec(run), TESLA_RUN_DONE);
+        if (!k) {
+            /* the fast loop's kinds were taken (entries by code word) */
+            unsigned lda = 0, movo = 0;
+
+            for (size_t c = 0; c < env.code_words; c++) {
+                lda += run->fcache[c].kind == TFK_LD_A;
+                movo += run->fcache[c].kind == TFK_MOV_O;
+            }
+            ck_assert_uint_eq(lda, 3);
+            ck_assert_uint_eq(movo, 5);
+        }
+        for (unsigned t = 0; t < N; t++) {
+            memcpy(got[k][t], tesla_run_out(run, t), sizeof(got[k][t]));
+        }
+        tesla_run_free(run);
+    }
+    for (unsigned t = 0; t < N; t++) {
+        const uint32_t want[O] = {
+            in[t * W + 1], in[t * W], 0, in[t * W] + in[t * W + 1], 0,
+        };
+
+        for (unsigned o = 0; o < O; o++) {
+            ck_assert_msg(got[0][t][o] == want[o] &&
+                          got[1][t][o] == want[o], "thread %u o[%u]: fast "
+                          "%08x, general %08x, not %08x", t, o,
+                          got[0][t][o], got[1][t][o], want[o]);
+        }
+    }
+}
+END_TEST
+
 /*
  * A decode cache kept across runs (TeslaEnv.decoded): a second run of
  * the same code decodes nothing; new words at the same place, after
@@ -565,6 +653,7 @@ Suite *tesla_fast_suite(void)
     tcase_add_loop_test(tc, fast_rcp_lanes, 0, 2);
     tcase_add_loop_test(tc, fp_invisible_live, 0, 3);
     tcase_add_test(tc, fast_code_cache);
+    tcase_add_loop_test(tc, fast_vp_io, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }
