@@ -13,7 +13,7 @@
 /*
  * Rows [y0, y1) x columns [x0, x1) in pixels of surface @s to @val
  * (bytes of @msk), every sample; pixel by pixel where clip rectangles
- * are on, else in spans.
+ * are on, else as one rectangle (whole blocks, rows around them).
  */
 static void clear_rect(NV50Rop *r, RopSurf *s, const uint8_t *val,
                        const uint8_t *msk)
@@ -22,14 +22,18 @@ static void clear_rect(NV50Rop *r, RopSurf *s, const uint8_t *val,
     int x1 = MIN(r->x1, (int)(s->width >> r->ms.ms_x));
     int y1 = MIN(r->y1, (int)(s->height >> r->ms.ms_y));
 
+    if (!r->cliprects) {
+        if (x0 < x1 && y0 < y1) {
+            nv50_rop_fill_rect(r, s, (uint32_t)x0 << r->ms.ms_x,
+                               (uint32_t)x1 << r->ms.ms_x,
+                               (uint32_t)y0 << r->ms.ms_y,
+                               (uint32_t)y1 << r->ms.ms_y, val, msk);
+        }
+        return;
+    }
     for (int y = y0; y < y1 && !r->dead; y++) {
         for (uint32_t ys = (uint32_t)y << r->ms.ms_y;
              ys < (uint32_t)(y + 1) << r->ms.ms_y; ys++) {
-            if (!r->cliprects) {
-                nv50_rop_fill_row(r, s, (uint32_t)x0 << r->ms.ms_x,
-                                  (uint32_t)x1 << r->ms.ms_x, ys, val, msk);
-                continue;
-            }
             for (int x = x0; x < x1; x++) {
                 if (rop_cliprect_pass(r, x, y)) {
                     nv50_rop_fill_row(r, s, (uint32_t)x << r->ms.ms_x,
@@ -72,6 +76,7 @@ static void clear_zeta(NV50Rop *r, bool z, bool s)
     const RopZetaFormat *zf = r->zfmt;
     uint8_t val[8] = { 0 }, msk[8] = { 0 };
     uint8_t smask = 0xff;
+    bool full = true;
 
     if (z) {
         rop_depth_set(zf, val,
@@ -86,7 +91,11 @@ static void clear_zeta(NV50Rop *r, bool z, bool s)
         val[zf->sbyte] = get(r->st, M_CLEAR_STENCIL);
         msk[zf->sbyte] = smask;
     }
-    clear_rect(r, &r->surf[ZETA], val, msk);
+    /* every bit of the element: a plain fill, nothing loaded */
+    for (unsigned i = 0; i < zf->bpp; i++) {
+        full &= msk[i] == 0xff;
+    }
+    clear_rect(r, &r->surf[ZETA], val, full ? NULL : msk);
 }
 
 void nv50_rop_clear(NV50GrCall *c, NV50Gr3dState *st, uint32_t data)

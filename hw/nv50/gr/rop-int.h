@@ -396,6 +396,15 @@ bool nv50_rop_elem_rw(NV50Rop *r, RopSurf *s, uint32_t x, uint32_t y,
                       uint8_t *buf, bool is_write);
 void nv50_rop_fill_row(NV50Rop *r, RopSurf *s, uint32_t x0, uint32_t x1,
                        uint32_t y, const uint8_t *val, const uint8_t *msk);
+/*
+ * Rows [@y0, @y1) of nv50_rop_fill_row's [@x0, @x1) (sample
+ * coordinates), the same bytes: the block-linear blocks the rectangle
+ * holds whole are filled as the contiguous runs they are, a chunk at a
+ * time, and rows only around them.
+ */
+void nv50_rop_fill_rect(NV50Rop *r, RopSurf *s, uint32_t x0, uint32_t x1,
+                        uint32_t y0, uint32_t y1, const uint8_t *val,
+                        const uint8_t *msk);
 
 /*
  * nv50_rop_elem_rw, the element copied at once when the surface's last

@@ -381,13 +381,150 @@ static unsigned fill_pattern(uint8_t *p, uint32_t n, const uint8_t *pat,
     uint32_t done = MIN(n, FILL_PATTERN - ph);
 
     memcpy(p, pat + ph, done);
-    while (done < n) {
-        uint32_t k = MIN(n - done, (uint32_t)FILL_PATTERN);
-
-        memcpy(p + done, pat, k);
-        done += k;
+    /* whole patterns as stores of a known size, then the tail */
+    for (; n - done >= FILL_PATTERN; done += FILL_PATTERN) {
+        memcpy(p + done, pat, FILL_PATTERN);
     }
+    memcpy(p + done, pat, n - done);
     return (ph + n) % bpp;
+}
+
+/* fill_pattern's bytes merged under mask @msk (as many bytes as @pat). */
+static unsigned fill_pattern_masked(uint8_t *p, uint32_t n,
+                                    const uint8_t *pat, const uint8_t *msk,
+                                    unsigned ph, unsigned bpp)
+{
+    uint32_t i = 0;
+
+    for (; i < n && ph; i++, ph = (ph + 1) % bpp) {
+        p[i] = (p[i] & ~msk[ph]) | (pat[ph] & msk[ph]);
+    }
+    /* from a whole element on: the pattern's bytes in step */
+    for (; n - i >= FILL_PATTERN; i += FILL_PATTERN) {
+        for (unsigned j = 0; j < FILL_PATTERN; j++) {
+            p[i + j] = (p[i + j] & ~msk[j]) | (pat[j] & msk[j]);
+        }
+    }
+    for (; i < n; i++, ph = (ph + 1) % bpp) {
+        p[i] = (p[i] & ~msk[ph]) | (pat[ph] & msk[ph]);
+    }
+    return ph;
+}
+
+/* @val (and @msk) repeated to FILL_PATTERN bytes, if @bpp divides it. */
+static bool fill_patterns(unsigned bpp, const uint8_t *val,
+                          const uint8_t *msk, uint8_t *pat, uint8_t *mpat)
+{
+    if (!bpp || FILL_PATTERN % bpp) {
+        return false;
+    }
+    for (unsigned i = 0; i < FILL_PATTERN; i++) {
+        pat[i] = val[i % bpp];
+        mpat[i] = msk ? msk[i % bpp] : 0xff;
+    }
+    return true;
+}
+
+/*
+ * Bytes [@addr, @addr + @len) of @s, which start an element, to the
+ * pattern @pat (under @mpat with @msk): chunk by chunk.
+ */
+static void fill_span(NV50Rop *r, RopSurf *s, uint64_t addr, uint64_t len,
+                      const uint8_t *pat, const uint8_t *mpat, bool msk)
+{
+    unsigned ph = 0;
+
+    while (len && !r->dead) {
+        uint32_t off = addr & (ROP_CHUNK - 1);
+        uint32_t n = MIN(len, (uint64_t)(ROP_CHUNK - off));
+        RopChunk *k = !msk ? chunk_get_fill(r, s, addr, n)
+                           : chunk_get(r, s, addr, n);
+
+        if (!k) {
+            return;
+        }
+        ph = !msk ? fill_pattern(k->data + off, n, pat, ph, s->bpp)
+                  : fill_pattern_masked(k->data + off, n, pat, mpat, ph,
+                                        s->bpp);
+        rop_chunk_dirty(r, k, off, n);
+        addr += n;
+        len -= n;
+    }
+}
+
+/*
+ * The blocks of block row @by of @s from block column @bx0 to @bx1
+ * (each whole in the rectangle being filled) to @pat: a block's GOBs of
+ * layer s->z are one contiguous run, and the runs of neighbouring
+ * blocks meet when a block is one layer deep.
+ */
+static void fill_blocks(NV50Rop *r, RopSurf *s, uint32_t by, uint32_t bx0,
+                        uint32_t bx1, const uint8_t *pat,
+                        const uint8_t *mpat, bool msk)
+{
+    const NV50Surface *sf = &s->sf;
+    uint32_t bw_bytes = NV50_GOB_WIDTH << sf->block_w;
+    uint32_t bh_rows = NV50_GOB_HEIGHT << sf->block_h;
+    uint64_t slice = (uint64_t)NV50_GOB_SIZE << (sf->block_w + sf->block_h);
+    uint64_t at = 0, len = 0;
+
+    for (uint32_t bx = bx0; bx < bx1 && !r->dead; bx++) {
+        uint64_t a = s->addr + nv50_surface_offset(sf, bx * bw_bytes,
+                                                   by * bh_rows, s->z);
+
+        if (len && a == at + len) {
+            len += slice;
+            continue;
+        }
+        fill_span(r, s, at, len, pat, mpat, msk);
+        at = a;
+        len = slice;
+    }
+    fill_span(r, s, at, len, pat, mpat, msk);
+}
+
+void nv50_rop_fill_rect(NV50Rop *r, RopSurf *s, uint32_t x0, uint32_t x1,
+                        uint32_t y0, uint32_t y1, const uint8_t *val,
+                        const uint8_t *msk)
+{
+    const NV50Surface *sf = &s->sf;
+    uint8_t pat[FILL_PATTERN], mpat[FILL_PATTERN];
+    uint32_t bw_bytes = NV50_GOB_WIDTH << sf->block_w;
+    uint32_t bh_rows = NV50_GOB_HEIGHT << sf->block_h;
+    uint32_t bx0 = 0, bx1 = 0, by0 = 0, by1 = 0, ex0, ex1, y;
+
+    if (sf->block_linear && fill_patterns(s->bpp, val, msk, pat, mpat)) {
+        /* the blocks inside the rectangle */
+        bx0 = ((uint64_t)x0 * s->bpp + bw_bytes - 1) / bw_bytes;
+        bx1 = (uint64_t)x1 * s->bpp / bw_bytes;
+        by0 = (y0 + bh_rows - 1) / bh_rows;
+        by1 = y1 / bh_rows;
+    }
+    if (x0 >= x1 || bx0 >= bx1 || by0 >= by1) {
+        for (y = y0; y < y1 && !r->dead; y++) {
+            nv50_rop_fill_row(r, s, x0, x1, y, val, msk);
+        }
+        return;
+    }
+    /* the blocks' edges in elements (a bpp dividing FILL_PATTERN) */
+    ex0 = bx0 * bw_bytes / s->bpp;
+    ex1 = bx1 * bw_bytes / s->bpp;
+    for (y = y0; y < by0 * bh_rows && !r->dead; y++) {
+        nv50_rop_fill_row(r, s, x0, x1, y, val, msk);
+    }
+    for (uint32_t by = by0; by < by1 && !r->dead; by++) {
+        /* each row's part left of the blocks, the blocks, the right */
+        for (y = by * bh_rows; y < (by + 1) * bh_rows && x0 < ex0; y++) {
+            nv50_rop_fill_row(r, s, x0, ex0, y, val, msk);
+        }
+        fill_blocks(r, s, by, bx0, bx1, pat, mpat, msk != NULL);
+        for (y = by * bh_rows; y < (by + 1) * bh_rows && ex1 < x1; y++) {
+            nv50_rop_fill_row(r, s, ex1, x1, y, val, msk);
+        }
+    }
+    for (y = by1 * bh_rows; y < y1 && !r->dead; y++) {
+        nv50_rop_fill_row(r, s, x0, x1, y, val, msk);
+    }
 }
 
 void nv50_rop_fill_row(NV50Rop *r, RopSurf *s, uint32_t x0, uint32_t x1,
