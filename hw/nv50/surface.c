@@ -57,6 +57,27 @@ uint64_t nv50_surface_offset(const NV50Surface *sf, uint32_t x, uint32_t y,
            (y % NV50_GOB_HEIGHT) * NV50_GOB_WIDTH + x % NV50_GOB_WIDTH;
 }
 
+void nv50_surface_walk(const NV50Surface *sf, NV50SurfaceWalk *w)
+{
+    uint64_t blocks_x = 0, blocks_y = 0;
+
+    memset(w, 0, sizeof(*w));
+    w->block_linear = sf->block_linear;
+    w->pitch = sf->pitch;
+    if (!sf->block_linear) {
+        return;
+    }
+    w->bw = sf->block_w;
+    w->bh = sf->block_h;
+    w->bd = sf->block_d;
+    /* nv50_surface_offset's block index times a block's bytes (a GOB
+       is 1 << 8), split by slice, row and column */
+    w->block_shift = sf->block_w + sf->block_h + sf->block_d + 8;
+    blocks_xy(sf, &blocks_x, &blocks_y);
+    w->row_bytes = blocks_x << w->block_shift;
+    w->slice_bytes = blocks_x * blocks_y << w->block_shift;
+}
+
 uint32_t nv50_surface_run(const NV50Surface *sf, uint32_t x, uint32_t y,
                           uint32_t z)
 {

@@ -169,6 +169,40 @@ START_TEST(test_blocklinear_next_gob)
 }
 END_TEST
 
+/*
+ * nv50_surface_walk_offset: the reference walk's address for every byte
+ * walked, nv50_surface_offset's beyond it (its formula goes on there);
+ * the run as nv50_surface_run's.
+ */
+START_TEST(test_blocklinear_walk)
+{
+    RefMap m;
+    NV50Surface sf = bl_case(&bl_cases[_i], &m);
+    NV50SurfaceWalk w;
+
+    nv50_surface_walk(&sf, &w);
+    for (uint32_t z = 0; z < m.d + 3; z++) {
+        for (uint32_t y = 0; y < m.h + 40; y++) {
+            for (uint32_t x = 0; x < m.w + 300; x++) {
+                bool in = x < m.w && y < m.h && z < m.d;
+                uint64_t want = in ? m.addr[((size_t)z * m.h + y) * m.w + x]
+                                   : nv50_surface_offset(&sf, x, y, z);
+                uint64_t got = nv50_surface_walk_offset(&w, x, y, z);
+
+                if (got != want ||
+                    nv50_surface_walk_run(&w, x) !=
+                    nv50_surface_run(&sf, x, y, z)) {
+                    ck_abort_msg("case %d: byte (%u, %u, %u) at 0x%" PRIx64
+                                 ", expected 0x%" PRIx64, _i, x, y, z, got,
+                                 want);
+                }
+            }
+        }
+    }
+    g_free(m.addr);
+}
+END_TEST
+
 /* envytools' example, element (x, y, z) of 16 bytes, from its tables */
 START_TEST(test_doc_example)
 {
@@ -298,6 +332,7 @@ Suite *hw_surface_suite(void)
     tcase_add_loop_test(tc, test_blocklinear_runs, 0, ARRAY_SIZE(bl_cases));
     tcase_add_loop_test(tc, test_blocklinear_next_gob, 0,
                         ARRAY_SIZE(bl_cases));
+    tcase_add_loop_test(tc, test_blocklinear_walk, 0, ARRAY_SIZE(bl_cases));
     tcase_add_test(tc, test_doc_example);
     tcase_add_test(tc, test_pitch);
     tcase_add_test(tc, test_sizes);

@@ -136,6 +136,7 @@ typedef struct RopSurf {
     uint64_t addr;              /* the layer's start (VA or DMA offset) */
     uint64_t start, end;        /* the bytes the layer spans */
     NV50Surface sf;
+    NV50SurfaceWalk walk;       /* sf's, for the per-pixel addresses */
     uint32_t z;                 /* slice (3D), else 0 */
     unsigned bpp;
     uint32_t width, height;     /* in samples */
@@ -387,7 +388,8 @@ static inline void rop_chunk_dirty(const NV50Rop *r, RopChunk *k,
 static inline uint64_t rop_elem_addr(const RopSurf *s, uint32_t x,
                                      uint32_t y)
 {
-    return s->addr + nv50_surface_offset(&s->sf, x * s->bpp, y, s->z);
+    return s->addr + nv50_surface_walk_offset(&s->walk, x * s->bpp, y,
+                                              s->z);
 }
 /* Move lane @l's dirty bytes into @r's cache (nv50_rop_end). */
 void nv50_rop_cache_merge(NV50Rop *r, NV50Rop *l);
@@ -466,7 +468,7 @@ static inline bool rop_elem_put32x2(NV50Rop *r, RopSurf *s, uint32_t x,
     RopChunk *k = s->mru[addr >> ROP_CHUNK_BITS & (ROP_MRU - 1)];
 
     if (!k || k->addr != addr - off || off < k->lo || off + 8 > k->hi ||
-        nv50_surface_run(&s->sf, x * 4, y, s->z) < 8) {
+        nv50_surface_walk_run(&s->walk, x * 4) < 8) {
         return false;
     }
     stn_le_p(k->data + off, 4, w[0]);

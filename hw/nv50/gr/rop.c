@@ -183,6 +183,7 @@ static void surf_place(RopSurf *s, uint64_t base, uint64_t layer_stride,
     }
     s->start = s->addr;
     s->end = s->addr + size;
+    nv50_surface_walk(&s->sf, &s->walk);
 }
 
 /*

@@ -71,6 +71,51 @@ uint32_t nv50_surface_run(const NV50Surface *sf, uint32_t x, uint32_t y,
  */
 uint64_t nv50_surface_next_gob(const NV50Surface *sf, uint32_t x);
 /*
+ * nv50_surface_offset() and nv50_surface_run() with the divisions done
+ * once, for callers that address many elements of one surface (the
+ * ROP's pixels): nv50_surface_walk() makes one from a surface (redo it
+ * when the surface changes), nv50_surface_walk_offset() gives the same
+ * offsets for every (x, y, z), beyond the surface's size too.
+ */
+typedef struct NV50SurfaceWalk {
+    bool block_linear;
+    uint8_t bw, bh, bd;         /* log2 GOBs per block */
+    uint8_t block_shift;        /* log2 bytes of a block */
+    uint32_t pitch;
+    uint64_t row_bytes;         /* from a row of blocks to the next */
+    uint64_t slice_bytes;       /* from a slice of blocks to the next */
+} NV50SurfaceWalk;
+
+void nv50_surface_walk(const NV50Surface *sf, NV50SurfaceWalk *w);
+
+static inline uint64_t nv50_surface_walk_offset(const NV50SurfaceWalk *w,
+                                                uint32_t x, uint32_t y,
+                                                uint32_t z)
+{
+    uint32_t gx = x / NV50_GOB_WIDTH, gy = y / NV50_GOB_HEIGHT;
+    uint64_t gob;
+
+    if (!w->block_linear) {
+        return (uint64_t)y * w->pitch + x;
+    }
+    gob = ((uint64_t)(z & ((1u << w->bd) - 1)) << (w->bw + w->bh)) |
+          ((uint64_t)(gy & ((1u << w->bh) - 1)) << w->bw) |
+          (gx & ((1u << w->bw) - 1));
+    return (uint64_t)(z >> w->bd) * w->slice_bytes +
+           (uint64_t)(gy >> w->bh) * w->row_bytes +
+           ((uint64_t)(gx >> w->bw) << w->block_shift) +
+           gob * NV50_GOB_SIZE +
+           (y % NV50_GOB_HEIGHT) * NV50_GOB_WIDTH + x % NV50_GOB_WIDTH;
+}
+
+static inline uint32_t nv50_surface_walk_run(const NV50SurfaceWalk *w,
+                                             uint32_t x)
+{
+    return w->block_linear ? NV50_GOB_WIDTH - x % NV50_GOB_WIDTH
+                           : UINT32_MAX;
+}
+
+/*
  * Size in bytes the surface spans from its start (the offset one past
  * its last byte), for bounds checks.  Pitch: (height - 1) * pitch +
  * width_bytes (one layer); block-linear: whole blocks, every block the
