@@ -271,9 +271,12 @@ void nv50_vfetch_end(NV50Vfetch *vf)
     }
 }
 
-/* @len bytes at @off of array @ar; zeros past LIMIT or on a fault. */
-static void array_read(NV50Vfetch *vf, VfArray *ar, uint64_t off,
-                       uint8_t *buf, unsigned len)
+/*
+ * @len bytes at @off of array @ar: in its cached chunk (no copy), else
+ * read into @buf; zeros past LIMIT or on a fault.
+ */
+static const uint8_t *array_read(NV50Vfetch *vf, VfArray *ar, uint64_t off,
+                                 uint8_t *buf, unsigned len)
 {
     NV50Fault f;
 
@@ -282,7 +285,7 @@ static void array_read(NV50Vfetch *vf, VfArray *ar, uint64_t off,
                       "vertex fetch past VERTEX_ARRAY_LIMIT reads zeros "
                       "(UNVERIFIED)\n");
         memset(buf, 0, len);
-        return;
+        return buf;
     }
     if ((off & ~(uint64_t)(CHUNK - 1)) ==
         ((off + len - 1) & ~(uint64_t)(CHUNK - 1))) {
@@ -301,16 +304,16 @@ static void array_read(NV50Vfetch *vf, VfArray *ar, uint64_t off,
                                                 false, &f) ? co : CHUNK_NONE;
         }
         if (ar->chunk_off[w] == co) {
-            memcpy(buf, chunk + (off - co), len);
-            return;
+            return chunk + (off - co);
         }
     } else if (nv50_cp_space_rw(vf->c, &ar->sp, off, buf, len, false, &f)) {
-        return;
+        return buf;
     }
     gemu_log_once(LOG_GUEST_ERROR, "nv50-vfetch-fault", 0, "nv50: 3D vertex "
                   "fetch faults at 0x%" PRIx64 ": reads zeros (UNVERIFIED)\n",
                   ar->sp.base + off);
     memset(buf, 0, len);
+    return buf;
 }
 
 /* The 4 words of attribute @i for one vertex. */
@@ -344,8 +347,9 @@ static void fetch_attr(NV50Vfetch *vf, unsigned i, uint32_t index,
     }
     elem = ar->per_instance ? vf->instance_base + instance_id / ar->divisor
                             : index;
-    array_read(vf, ar, elem * ar->stride + ((a >> 5) & 0x3fff), bytes, size);
-    nv50_vfetch_decode(a, bytes, out);
+    nv50_vfetch_decode(a, array_read(vf, ar, elem * ar->stride +
+                                         ((a >> 5) & 0x3fff), bytes, size),
+                       out);
 }
 
 unsigned nv50_vfetch_vertex(NV50Vfetch *vf, uint32_t index,
