@@ -38,8 +38,9 @@
  *              fetch, the vertex cache, VP, assembly, clip, triangle
  *              set-up); g84-mesh-idx indexed (VB_ELEMENT_U32, each vertex
  *              shared by up to six triangles), g84-mesh-arrays six
- *              vertices a cell as terrain's glDrawArrays; every pixel
- *              checked
+ *              vertices a cell as terrain's glDrawArrays,
+ *              g84-mesh-mvp those through a VP of Mesa's matrix form
+ *              (c0[] operands: the identity); every pixel checked
  *
  * SPDX-License-Identifier: MIT
  */
@@ -88,6 +89,8 @@
 #define D3_PROVOKING_VERTEX_LAST 0x1684
 #define D3_VP_RESULT_MAP_SIZE 0x16ac
 #define D3_VP_REG_ALLOC_TEMP 0x16b0
+#define D3_CB_DEF_ADDRESS_HIGH 0x1280
+#define D3_SET_PROGRAM_CB 0x1694
 #define D3_VP_REG_ALLOC_RESULT 0x16b8
 #define D3_VP_RESULT_MAP 0x16bc
 #define D3_RASTERIZE_ENABLE 0x17b4
@@ -103,6 +106,8 @@
 #define D3_VERTEX_ARRAY_ATTRIB 0x1ac0
 
 #define D3_CODE_VA      ENG_VA_DATA                 /* VP +0, FP +1 MiB */
+#define D3_CB_VA        (D3_CODE_VA + 0x80000)      /* g84-mesh-mvp's c0 */
+#define D3_CB_VP        0                           /* its buffer */
 #define D3_RT_VA        (ENG_VA_DATA + 0x200000)
 #define D3_VB_VA        (ENG_VA_DATA + 0x800000)
 #define D3_ZETA_VA      (D3_RT_VA + 0x300000)   /* the BL zeta, 3 MiB */
@@ -801,8 +806,57 @@ static void mesh_model(uint32_t *model)
     }
 }
 
-/* The grid as one GL_TRIANGLES draw, by indices or as arrays. */
-static void bench_3d_mesh(const char *name, bool indexed)
+/*
+ * g84-mesh-mvp's VP: Mesa's form of a matrix transform (nv50 codegen
+ * folds a uniform into its mul: c0[] operands; a[] loads, o[] moves),
+ * the identity matrix in c0 (a buffer bound to the VP as SET_PROGRAM_CB
+ * does), the colour passed on.
+ */
+static bool mesh_mvp(Eng *e)
+{
+    g_autoptr(GString) src = g_string_new(NULL);
+    float m[16] = { 0 };
+
+    for (unsigned i = 0; i < 4; i++) {
+        g_string_append_printf(src, "ld b32 $r%u a[0x%x]\n", i, i * 4);
+        m[i * 5] = 1.0f;
+    }
+    for (unsigned r = 0; r < 4; r++) {
+        g_string_append_printf(src, "mul f32 $r%u $r0 c0[0x%x]\n", 4 + r,
+                               r * 4);
+        for (unsigned c = 1; c < 4; c++) {
+            g_string_append_printf(src, "mul f32 $r8 $r%u c0[0x%x]\n"
+                                   "add f32 $r%u $r%u $r8\n", c,
+                                   (c * 4 + r) * 4, 4 + r, 4 + r);
+        }
+    }
+    /* (an even number of short instructions before the long ones) */
+    for (unsigned r = 0; r < 4; r++) {
+        g_string_append_printf(src, "mov b32 o[0x%x] $r%u\n", r * 4, 4 + r);
+    }
+    for (unsigned i = 4; i < 8; i++) {
+        g_string_append_printf(src, "ld b32 $r9 a[0x%x]\n"
+                               "mov b32 o[0x%x] $r9\n", i * 4, i * 4);
+    }
+    g_string_append(src, "exit nop\n");
+    if (!d3_program(e, TESLA_PROG_VP, src->str, D3_CODE_VA)) {
+        return false;
+    }
+    mem_write(e, D3_CB_VA, m, sizeof(m));
+    mthd(e, SUBC_3D, D3_CB_DEF_ADDRESS_HIGH, (const uint32_t[]){
+             (uint32_t)(D3_CB_VA >> 32), (uint32_t)D3_CB_VA,
+             D3_CB_VP << 16 | 0x100 }, 3);
+    mthd1(e, SUBC_3D, D3_SET_PROGRAM_CB, D3_CB_VP << 12 | 0 << 8 | 1);
+    mthd1(e, SUBC_3D, D3_VP_REG_ALLOC_TEMP, 10);
+    eng_submit(e);
+    return eng_ok(e);
+}
+
+/*
+ * The grid as one GL_TRIANGLES draw, by indices or as arrays; @mvp:
+ * through mesh_mvp's VP.
+ */
+static void bench_3d_mesh(const char *name, bool indexed, bool mvp)
 {
     const unsigned nidx = MESH_N * MESH_N * 6;
     const unsigned ngrid = (MESH_N + 1) * (MESH_N + 1);
@@ -824,7 +878,7 @@ static void bench_3d_mesh(const char *name, bool indexed)
                       d3_colour(g, &bgra));
     }
     mesh_model(model);
-    if (!d3_init(&e, name, nverts)) {
+    if (!d3_init(&e, name, nverts) || (mvp && !mesh_mvp(&e))) {
         eng_fini(&e);
         return;
     }
@@ -873,9 +927,12 @@ void bench_g84_3d(const char *filter)
         bench_3d_lines();
     }
     if (eng_wanted(filter, "g84-mesh-idx")) {
-        bench_3d_mesh("g84-mesh-idx", true);
+        bench_3d_mesh("g84-mesh-idx", true, false);
     }
     if (eng_wanted(filter, "g84-mesh-arrays")) {
-        bench_3d_mesh("g84-mesh-arrays", false);
+        bench_3d_mesh("g84-mesh-arrays", false, false);
+    }
+    if (eng_wanted(filter, "g84-mesh-mvp")) {
+        bench_3d_mesh("g84-mesh-mvp", false, true);
     }
 }
