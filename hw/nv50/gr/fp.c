@@ -247,11 +247,19 @@ static void fp_slots(FpDraw *d)
 
 /* --- batches ------------------------------------------------------------- */
 
+/* A quad's FpBatch.invisible by its mask of pixels. */
+static const bool quad_invisible[16][4] = {
+#define INV(m) { !((m) & 1), !((m) & 2), !((m) & 4), !((m) & 8) }
+    INV(0), INV(1), INV(2), INV(3), INV(4), INV(5), INV(6), INV(7),
+    INV(8), INV(9), INV(10), INV(11), INV(12), INV(13), INV(14), INV(15),
+#undef INV
+};
+
 /* Quad @q (early Z done), the filling batch's next, into it. */
 static void fp_batch_add(FpDraw *d, FpQuad *q)
 {
     FpBatch *b = fp_fill(d);
-    unsigned lane;
+    unsigned lane, mask;
 
     if (!d->cur_in_batch) {
         FpPrim *p = &b->prim[b->nprims++];
@@ -270,12 +278,13 @@ static void fp_batch_add(FpDraw *d, FpQuad *q)
     q->prim = b->nprims - 1;
     lane = fp_lane_of(d, q->x, q->y);
     b->lq[lane][b->nlq[lane]++] = b->nquads;
-    for (unsigned i = 0; i < 4; i++) {
-        bool inv = !(q->mask & (1u << i));
-
-        b->invisible[b->nquads * 4 + i] = inv;
-        b->visible += !inv;
-    }
+    /* the four bools at once: stored one by one, each made q->mask and
+       b->visible be reloaded and stored again */
+    mask = q->mask & 0xf;
+    memcpy(&b->invisible[b->nquads * 4], quad_invisible[mask],
+           sizeof(quad_invisible[0]));
+    b->visible += (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1) +
+                  (mask >> 3 & 1);
     if (++b->nquads == FP_BATCH_QUADS || b->nprims == FP_BATCH_PRIMS) {
         fp_submit(d);
     }
@@ -290,20 +299,21 @@ static void fp_quad_plain(FpQuad *q, const RasterQuad *rq)
 {
     const float *src = &rq->bary[0][0];
     float *dst = &q->bary[0][0];
+    unsigned mask = 0;
 
     /* 0.0f + w: -0.0 becomes +0.0, as fp_quad_ztest's */
     for (unsigned k = 0; k < 12; k++) {
         dst[k] = 0.0f + src[k];
     }
-    q->mask = 0;
     for (unsigned i = 0; i < 4; i++) {
         uint8_t samples = (rq->mask & (1u << i)) ? rq->samples[i] : 0;
 
         q->z[i] = 0.0f;
         q->samples[i] = samples;
         q->bcast[i] = 0xff;
-        q->mask |= (unsigned)(samples != 0) << i;
+        mask |= (unsigned)(samples != 0) << i;
     }
+    q->mask = mask;     /* (not |= at each pixel: the bytes may alias) */
 }
 
 /* fp_quad's quad @q from @rq: early Z, the weights of every vertex. */
