@@ -291,7 +291,27 @@ static unsigned fast_kind_float(const TeslaInsn *i, TeslaFastInsn *f)
     }
 }
 
-/* ALU ops on registers and one immediate (b); f stays TFK_NONE else. */
+/*
+ * A b32 c[] word at a fixed address of a flat c[] space as an ALU's b
+ * source (Mesa folds uniforms into mul/add so): read at run time, the
+ * same for every lane.
+ */
+static bool fast_const_operand(TeslaRun *run, const TeslaOperand *o,
+                               TeslaFastInsn *f)
+{
+    if (o->kind != TOPND_MEM || o->space != TSPACE_C ||
+        tesla_type_size(o->mtype) != 4 || (o->areg & 7) || o->postinc ||
+        !run->env.c[o->space_idx & 15].data) {
+        return false;
+    }
+    f->bconst = 1;
+    f->sidx = o->space_idx & 15;
+    f->off = o->imm & 0xfffcu;
+    return true;
+}
+
+/* ALU ops on registers and one immediate (b) or c[] word (b); f stays
+   TFK_NONE else. */
 static void fast_classify_alu(TeslaRun *run, const TeslaInsn *i,
                               TeslaFastInsn *f)
 {
@@ -306,7 +326,8 @@ static void fast_classify_alu(TeslaRun *run, const TeslaInsn *i,
     }
     if (!fast_operand(i, &i->src[0], gprs, &f->a, &aimm, &aval) ||
         (i->nsrc > 1 &&
-         !fast_operand(i, &i->src[1], gprs, &f->b, &bimm, &bval)) ||
+         !fast_operand(i, &i->src[1], gprs, &f->b, &bimm, &bval) &&
+         !fast_const_operand(run, &i->src[1], f)) ||
         (i->nsrc > 2 &&
          !fast_operand(i, &i->src[2], gprs, &f->c, &cimm, &cval)) ||
         cimm || (aimm && i->nsrc > 1)) {

@@ -547,6 +547,22 @@ FAST_INLINE void FAST_FN(ld_c)(TeslaWarp *w, const TeslaFastInsn *f,
     FAST_STORE((TeslaV){ 0 } + x);
 }
 
+/* An ALU's c[] word b (0 beyond the space), in every lane. */
+FAST_INLINE void FAST_FN(const_b)(const TeslaWarp *w, const TeslaFastInsn *f,
+                                  uint32_t *buf)
+{
+    const TeslaMemSpace *ms = &w->run->env.c[f->sidx];
+    uint32_t x = 0;
+
+    if ((uint64_t)f->off + 4 <= ms->size) {
+        memcpy(&x, ms->data + f->off, 4);
+        x = GUINT32_FROM_LE(x);
+    }
+    for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
+        buf[l] = x;
+    }
+}
+
 /*
  * A b32 o[] word of lanes @m from @b (each lane's words side by side);
  * false (the general path logs it) past the launch's output words.
@@ -640,6 +656,7 @@ static uint64_t FAST_FN(fast_run)(TeslaWarp *w, uint64_t n, uint64_t limit,
         uint32_t *d;
         uint32_t m, next, am, bm;
         uint32_t vin[TESLA_WARP_SIZE] __attribute__((aligned(32)));
+        uint32_t vconst[TESLA_WARP_SIZE] __attribute__((aligned(32)));
 
         if (unlikely(idx >= ncode)) {
             break;
@@ -670,6 +687,10 @@ static uint64_t FAST_FN(fast_run)(TeslaWarp *w, uint64_t n, uint64_t limit,
         next = pc + f->len;
         a = w->r[f->a];
         b = f->bimm ? f->imm : w->r[f->b];
+        if (unlikely(f->bconst)) {
+            FAST_FN(const_b)(w, f, vconst);
+            b = vconst;
+        }
         c = w->r[f->c];
         d = w->r[f->d];
 

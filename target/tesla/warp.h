@@ -132,6 +132,7 @@ typedef struct TeslaFastInsn {
     uint8_t space;          /* memory: TSPACE_S or TSPACE_L */
     uint8_t areg;           /* memory: $a index of s[] l[] */
     uint8_t sidx;           /* memory: c/g space index */
+    uint8_t bconst;         /* ALU: b is the word c[sidx][off], flat */
     /* per-kind parameters: f32 source and/xor masks (abs/neg), logop
        not masks (am/bm), shift count (am) */
     uint32_t am, ax, bm, bx, cm, cx;

@@ -13,6 +13,7 @@
  */
 #include "gemu/osdep.h"
 #include <check.h>
+#include "gemu/bitops.h"
 #include "target/tesla.h"
 #include "target/tesla/exec.h"
 #include "target/tesla/fpu.h"
@@ -588,6 +589,62 @@ START_TEST(fast_vp_io)
 END_TEST
 
 /*
+ * ALU ops with a c[] word as their second source (TeslaFastInsn.bconst:
+ * flat c[], read at run time) against the general path (a trace hook)
+ * and the arithmetic: f32 mul, add with a negated c[] word, b32 add, a
+ * word past the space's end (0), a full and a partial warp.
+ */
+START_TEST(fast_const_operand)
+{
+    static const char src[] =
+        "add b32 $r1 $r0 0x3f800000\n"    /* 1 + tid * 2^-23 */
+        "mul f32 $r2 $r1 c0[0x4]\n"
+        "add f32 $r3 $r1 neg c0[0x8]\n"
+        "add b32 $r4 $r0 c0[0x0]\n"
+        "mul f32 $r5 $r1 c0[0x3c]\n"      /* past the space: 0 */
+        "exit nop\n";
+    uint32_t cb[4] = { 0x12345, f32_to_bits(1.5f), f32_to_bits(0.25f), 7 };
+    uint32_t got[2][40][4];
+
+    for (unsigned k = 0; k < 2; k++) {
+        FastRun fr = { 0 };
+        unsigned nconst = 0;
+
+        fast_start(&fr, src, 40, 1);
+        fr.env.c[0].data = (uint8_t *)cb;
+        fr.env.c[0].size = sizeof(cb);
+        fr.env.trace = k ? vp_trace_all : NULL;
+        ck_assert_int_eq(fast_exec(&fr), TESLA_RUN_DONE);
+        for (size_t c = 0; !k && c < fr.env.code_words; c++) {
+            nconst += fr.run->fcache[c].kind != TFK_NONE &&
+                      fr.run->fcache[c].bconst;
+        }
+        ck_assert(k || nconst == 4);     /* the four c[] forms */
+        for (unsigned t = 0; t < 40; t++) {
+            for (unsigned r = 0; r < 4; r++) {
+                got[k][t][r] = tesla_run_reg(fr.run, t, 2 + r);
+            }
+        }
+        fast_end(&fr);
+    }
+    for (unsigned t = 0; t < 40; t++) {
+        /* $r0: the thread's index; $r1 a float near 1, exact below */
+        float x = bits_to_f32(0x3f800000u + t);
+        const uint32_t want[4] = {
+            f32_to_bits(x * 1.5f), f32_to_bits(x - 0.25f), t + 0x12345, 0,
+        };
+
+        for (unsigned r = 0; r < 4; r++) {
+            ck_assert_msg(got[0][t][r] == want[r] &&
+                          got[1][t][r] == want[r], "thread %u $r%u: fast "
+                          "%08x, general %08x, want %08x", t, 2 + r,
+                          got[0][t][r], got[1][t][r], want[r]);
+        }
+    }
+}
+END_TEST
+
+/*
  * A decode cache kept across runs (TeslaEnv.decoded): a second run of
  * the same code decodes nothing; new words at the same place, after
  * tesla_code_cache_invalidate, run as new; another gprs (which the fast
@@ -654,6 +711,7 @@ Suite *tesla_fast_suite(void)
     tcase_add_loop_test(tc, fp_invisible_live, 0, 3);
     tcase_add_test(tc, fast_code_cache);
     tcase_add_loop_test(tc, fast_vp_io, 0, 2);
+    tcase_add_test(tc, fast_const_operand);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -10,8 +10,9 @@
  *   replace it); registers VP_REG_ALLOC_TEMP, o[] words
  *   VP_REG_ALLOC_RESULT; l[] 8 << LOCAL_SIZE_LOG bytes a thread (as the
  *   compute class reads its LOCAL_SIZE_LOG; kept in host memory).
- * - c[]: the VP's SET_PROGRAM_CB slots (NV50GrShared), each buffer read
- *   from memory once per draw at its first use.
+ * - c[]: the VP's SET_PROGRAM_CB slots (NV50GrShared), each bound
+ *   buffer read whole from memory once per draw, before its first batch
+ *   (flat c[] spaces for the run).
  * - Warps: vertex v is lane v % 32 of warp v / 32; warp w runs on MP
  *   w % 4 (TPC (w % 4) / 2), each MP one TeslaRun over its warps.
  *   UNVERIFIED: the hardware's VP warp distribution (no program can
@@ -349,6 +350,23 @@ struct NV50VpDraw {
     size_t min_words;
 };
 
+/*
+ * The VP's c[] buffers read now, whole, and handed to the run as flat
+ * spaces (the fast loop then takes c[] operands itself; a VP's c[] is
+ * read once a draw either way: at first use it read the whole buffer).
+ */
+static void vp_cb_flat(NV50StageCb *cb, TeslaEnv *env)
+{
+    for (unsigned i = 0; i < TESLA_NUM_CSPACES; i++) {
+        uint8_t none;
+
+        if (env->c[i].size) {
+            nv50_stage_cb_read(cb, TSPACE_C, i, 0, &none, 0);
+            env->c[i].data = cb->cb[i];
+        }
+    }
+}
+
 NV50VpDraw *nv50_vp_begin(NV50GrCall *c, NV50Gr3dState *st)
 {
     const NV50GrShared *sh = &c->ctx->shared;
@@ -377,6 +395,7 @@ NV50VpDraw *nv50_vp_begin(NV50GrCall *c, NV50Gr3dState *st)
     nv50_stage_env(c, st, NV50_GR_PROG_VP,
                    nv50_st(st, NV50_3D_VP_REG_ALLOC_TEMP), &vp->cb,
                    &vp->env);
+    vp_cb_flat(&vp->cb, &vp->env);
     vp->env.code = vc->words;
     vp->env.code_words = vc->nwords;
     vp->env.decoded = vc->cc;
