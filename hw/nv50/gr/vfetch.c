@@ -68,6 +68,9 @@ typedef struct VfArray {
 struct NV50Vfetch {
     NV50GrCall *c;
     const NV50Gr3dState *st;
+    /* the VP_ATTR_EN attributes in order, and their component masks */
+    uint8_t used[NV50_VTX_ATTRIBS], used_mask[NV50_VTX_ATTRIBS];
+    unsigned nused;
     uint32_t attrib[NV50_VTX_ATTRIBS];
     unsigned inl_off[NV50_VTX_ATTRIBS];  /* inline byte offsets */
     uint32_t attr_en[2];
@@ -186,6 +189,15 @@ bool nv50_vfetch_decode(uint32_t attrib, const uint8_t *b, uint32_t out[4])
             out[1] = convert(w >> 11, 11, type);
             out[2] = convert(w >> 22, 10, type);
         }
+    } else if (bits == 32 && type != TYPE_UNORM && type != TYPE_SNORM &&
+               type != TYPE_USCALED && type != TYPE_SSCALED) {
+        /* FLOAT, UINT, SINT of 32 bits: the words as they are (convert's
+           result), and a type convert does not know gives 0 */
+        bool raw = type == TYPE_FLOAT || is_int;
+
+        for (unsigned i = 0; i < n; i++) {
+            out[i] = raw ? (uint32_t)ldn_le_p(b + 4 * i, 4) : 0;
+        }
     } else {
         for (unsigned i = 0; i < n; i++) {
             uint32_t raw = bits == 32 ? (uint32_t)ldn_le_p(b + 4 * i, 4) :
@@ -226,6 +238,14 @@ NV50Vfetch *nv50_vfetch_begin(NV50GrCall *c, const NV50Gr3dState *st)
     vf->st = st;
     vf->attr_en[0] = nv50_st(st, NV50_3D_VP_ATTR_EN(0));
     vf->attr_en[1] = nv50_st(st, NV50_3D_VP_ATTR_EN(1));
+    for (unsigned i = 0; i < NV50_VTX_ATTRIBS; i++) {
+        unsigned mask = (vf->attr_en[i / 8] >> (4 * (i % 8))) & 0xf;
+
+        if (mask) {
+            vf->used[vf->nused] = i;
+            vf->used_mask[vf->nused++] = mask;
+        }
+    }
     vf->builtin = nv50_st(st, NV50_3D_VP_GP_BUILTIN_ATTR_EN);
     vf->instance_base = nv50_st(st, NV50_3D_VB_INSTANCE_BASE);
     for (unsigned i = 0; i < NV50_VTX_ATTRIBS; i++) {
@@ -360,14 +380,17 @@ unsigned nv50_vfetch_vertex(NV50Vfetch *vf, uint32_t index,
 {
     unsigned n = 0;
 
-    for (unsigned i = 0; i < NV50_VTX_ATTRIBS; i++) {
-        unsigned mask = (vf->attr_en[i / 8] >> (4 * (i % 8))) & 0xf;
+    for (unsigned u = 0; u < vf->nused; u++) {
+        unsigned mask = vf->used_mask[u];
         uint32_t v[4];
 
-        if (!mask) {
+        fetch_attr(vf, vf->used[u], index, words, instance_id, cur,
+                   all_const, v);
+        if (mask == 0xf) {
+            memcpy(in + n, v, sizeof(v));
+            n += 4;
             continue;
         }
-        fetch_attr(vf, i, index, words, instance_id, cur, all_const, v);
         for (unsigned k = 0; k < 4; k++) {
             if (mask & (1u << k)) {
                 in[n++] = v[k];
