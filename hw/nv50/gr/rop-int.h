@@ -100,7 +100,7 @@
 #define ROP_MAX_CHUNKS          2048        /* 8 MiB buffered at most */
 #define ROP_MAX_DIM             16384
 #define ROP_MAX_LANES           8           /* nv50_rop_lanes */
-#define ROP_MRU                 4           /* RopSurf.mru */
+#define ROP_MRU                 64          /* RopSurf.mru */
 #define ROP_POOL_MAX            1024        /* NV50RopPool: 4.5 MiB kept */
 
 /* canonical comparison functions, stencil ops, blend factors */
@@ -141,9 +141,20 @@ typedef struct RopSurf {
     unsigned bpp;
     uint32_t width, height;     /* in samples */
     /* the last chunk used, by address bits above the chunk's (so the
-       rows of a quad in a pitch-linear surface keep theirs) */
+       rows of a quad in a pitch-linear surface keep theirs, and a row
+       of 4 KiB blocks of a block-linear one keeps its 64) */
     struct RopChunk *mru[ROP_MRU];
+    bool mru_set;               /* mru[] may hold chunks */
 } RopSurf;
+
+/* @s's mru[] emptied (its chunks are going), if it holds any. */
+static inline void rop_mru_forget(RopSurf *s)
+{
+    if (s->mru_set) {
+        memset(s->mru, 0, sizeof(s->mru));
+        s->mru_set = false;
+    }
+}
 
 typedef struct RopBlend {
     bool enable;

@@ -92,7 +92,7 @@ void nv50_rop_cache_flush(NV50Rop *r)
     g_hash_table_remove_all(r->chunks);
     r->nchunks = 0;
     for (unsigned i = 0; i <= ZETA; i++) {
-        memset(r->surf[i].mru, 0, sizeof(r->surf[i].mru));
+        rop_mru_forget(&r->surf[i]);
     }
 }
 
@@ -260,6 +260,7 @@ static RopChunk *chunk_get(NV50Rop *r, RopSurf *s, uint64_t addr,
         return NULL;
     }
     *mru = k;
+    s->mru_set = true;
     return k;
 }
 
@@ -324,6 +325,7 @@ static RopChunk *chunk_get_fill(NV50Rop *r, RopSurf *s, uint64_t addr,
         return NULL;
     }
     *mru = k;
+    s->mru_set = true;
     return k;
 }
 
@@ -640,6 +642,6 @@ void nv50_rop_cache_merge(NV50Rop *r, NV50Rop *l)
     g_hash_table_remove_all(l->chunks);
     l->nchunks = 0;
     for (unsigned i = 0; i <= ZETA; i++) {
-        memset(l->surf[i].mru, 0, sizeof(l->surf[i].mru));
+        rop_mru_forget(&l->surf[i]);
     }
 }

@@ -562,7 +562,7 @@ unsigned nv50_rop_lanes(NV50Rop *r, unsigned n)
         l->nlanes = 0;
         l->last_x = l->last_y = -1;
         for (unsigned j = 0; j <= ZETA; j++) {
-            memset(l->surf[j].mru, 0, sizeof(l->surf[j].mru));
+            rop_mru_forget(&l->surf[j]);
         }
         r->lane[i] = l;
     }
