@@ -30,5 +30,6 @@ void bench_usse(const char *filter);
 void bench_g84(const char *filter);
 void bench_g84_engine(const char *filter);
 void bench_g84_replay(const char *filter);
+void bench_g84_scanout(const char *filter);
 
 #endif

@@ -61,5 +61,6 @@ int main(int argc, char **argv)
     bench_usse(filter);
     bench_g84(filter);
     bench_g84_replay(filter);
+    bench_g84_scanout(filter);
     return bench_failures ? 1 : 0;
 }

@@ -310,11 +310,13 @@ void nv50_scanout_convert_span(unsigned format, const ColourMap *m,
     switch (format) {
     case NV50_SURFACE_A8R8G8B8:
         if (identity) {
+            /* bytes B, G, R kept, X made 0xff: a word at a time */
             for (uint32_t i = 0; i < n; i++, src += 4, dst += 4) {
-                dst[0] = src[0];
-                dst[1] = src[1];
-                dst[2] = src[2];
-                dst[3] = 0xff;
+                uint32_t v;
+
+                memcpy(&v, src, 4);
+                v |= GUINT32_TO_LE(0xff000000u);
+                memcpy(dst, &v, 4);
             }
             break;
         }

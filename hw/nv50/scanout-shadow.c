@@ -8,8 +8,8 @@
  * last one shown (nv50_scanout_surface_end), padding GOBs included.  A
  * vblank compares the block-linear surface a block (256 << block height
  * bytes, contiguous in VRAM) at a time with memcmp against the shadow;
- * only in a block that differs are its GOBs and their 64-byte rows
- * looked at, the changed bytes of each row inside the image found,
+ * only in a block that differs are its GOBs' 64-byte rows compared
+ * (word by word), the changed bytes of each row inside the image found,
  * widened to whole pixels and converted, and the block copied into the
  * shadow.  No row is gathered: a surface that stands still costs one
  * memcmp over its bytes.  Bytes outside the image (GOB columns past the
@@ -29,6 +29,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "gemu/osdep.h"
+#include "gemu/bitops.h"
 #include "hw/nv50/scanout-int.h"
 #include "hw/nv50/surface.h"
 
@@ -53,14 +54,23 @@ static bool same_layout(const NV50ScanoutDesc *a, const NV50ScanoutDesc *b)
            a->pitch == b->pitch && a->block_height == b->block_height;
 }
 
-/* The first byte of @n at which @a and @b differ (they do). */
+static uint64_t word(const uint8_t *p)
+{
+    uint64_t v;
+
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* The first byte of @n at which @a and @b differ; @n if none does. */
 static uint32_t first_diff(const uint8_t *a, const uint8_t *b, uint32_t n)
 {
     uint32_t i = 0;
 
-    for (; i + 8 <= n && !memcmp(a + i, b + i, 8); i += 8) {
+    while (i + 8 <= n && word(a + i) == word(b + i)) {
+        i += 8;
     }
-    while (a[i] == b[i]) {
+    while (i < n && a[i] == b[i]) {
         i++;
     }
     return i;
@@ -71,7 +81,8 @@ static uint32_t last_diff(const uint8_t *a, const uint8_t *b, uint32_t n)
 {
     uint32_t i = n;
 
-    for (; i >= 8 && !memcmp(a + i - 8, b + i - 8, 8); i -= 8) {
+    while (i >= 8 && word(a + i - 8) == word(b + i - 8)) {
+        i -= 8;
     }
     while (a[i - 1] == b[i - 1]) {
         i--;
@@ -79,36 +90,50 @@ static uint32_t last_diff(const uint8_t *a, const uint8_t *b, uint32_t n)
     return i;
 }
 
+/* log2 of @d's bytes a pixel (1, 2 or 4) */
+static unsigned bpp_shift(const NV50ScanoutDesc *d)
+{
+    return ctz32(nv50_scanout_format_bpp(d->format));
+}
+
 /*
  * Bytes @x .. @x + @n - 1 of row @y: @src now, @old at the last vblank.
- * If they differ, the changed bytes widened to whole pixels are
- * converted into @t and join @dirty; their range goes to *@a, *@b.
+ * If they differ, the changed bytes widened to whole pixels (@shift:
+ * log2 of a pixel's bytes), [*@a, *@b) of the span, are converted into
+ * @t.
  */
-static bool span_step(const ScanoutTarget *t, uint32_t bpp, uint32_t y,
-                      uint32_t x, const uint8_t *src, const uint8_t *old,
-                      uint32_t n, ScanoutRect *dirty, uint32_t *a,
-                      uint32_t *b)
+static inline bool span_step(const ScanoutTarget *t, unsigned shift,
+                             uint32_t y, uint32_t x, const uint8_t *src,
+                             const uint8_t *old, uint32_t n, uint32_t *a,
+                             uint32_t *b)
 {
-    uint32_t i, j;
+    /* a whole row at once with memcmp; a GOB's 64 bytes word by word */
+    uint32_t i = n > NV50_GOB_WIDTH && !memcmp(src, old, n) ? n
+                 : first_diff(src, old, n), j;
 
-    if (!memcmp(src, old, n)) {
+    if (i == n) {
         return false;
     }
-    i = first_diff(src, old, n);
     j = last_diff(src, old, n);
-    i -= i % bpp;
-    j += (bpp - j % bpp) % bpp;
+    i &= ~0u << shift;
+    j = (j + (1u << shift) - 1) & ~0u << shift;
     nv50_scanout_convert_span(t->format, t->map, t->identity, src + i,
                               t->px + ((size_t)y * t->width +
-                                       (x + i) / bpp) * 4,
-                              (j - i) / bpp);
-    dirty->x0 = MIN(dirty->x0, (x + i) / bpp);
-    dirty->x1 = MAX(dirty->x1, (x + j) / bpp);
-    dirty->y0 = MIN(dirty->y0, y);
-    dirty->y1 = MAX(dirty->y1, y + 1);
+                                       ((x + i) >> shift)) * 4,
+                              (j - i) >> shift);
     *a = i;
     *b = j;
     return true;
+}
+
+/* Pixels [@x0, @x1) of rows [@y0, @y1) join @dirty. */
+static void dirty_add(ScanoutRect *dirty, uint32_t x0, uint32_t x1,
+                      uint32_t y0, uint32_t y1)
+{
+    dirty->x0 = MIN(dirty->x0, x0);
+    dirty->x1 = MAX(dirty->x1, x1);
+    dirty->y0 = MIN(dirty->y0, y0);
+    dirty->y1 = MAX(dirty->y1, y1);
 }
 
 /* The shadow takes @d's bytes afresh, in @d's layout. */
@@ -153,7 +178,7 @@ static void rows_compare(ScanoutShadow *sh, const uint8_t *vram,
                          const NV50ScanoutDesc *d, const ScanoutTarget *t,
                          ScanoutRect *dirty)
 {
-    uint32_t bpp = nv50_scanout_format_bpp(d->format);
+    unsigned shift = bpp_shift(d);
     uint32_t len = nv50_scanout_row_len(d), a, b;
     NV50ScanoutDesc sd = shadow_desc(d);
     bool relayout = !same_layout(&sh->d, &sd);
@@ -163,9 +188,11 @@ static void rows_compare(ScanoutShadow *sh, const uint8_t *vram,
         const uint8_t *src = nv50_scanout_row_bytes(vram, d, y, row);
         uint8_t *old = (uint8_t *)nv50_shadow_row(sh, y);
 
-        if (span_step(t, bpp, y, 0, src, old, len, dirty, &a, &b) &&
-            !relayout) {
-            memcpy(old + a, src + a, b - a);        /* packed: in place */
+        if (span_step(t, shift, y, 0, src, old, len, &a, &b)) {
+            dirty_add(dirty, a >> shift, b >> shift, y, y + 1);
+            if (!relayout) {
+                memcpy(old + a, src + a, b - a);    /* packed: in place */
+            }
         }
     }
     if (relayout) {
@@ -173,31 +200,47 @@ static void rows_compare(ScanoutShadow *sh, const uint8_t *vram,
     }
 }
 
-/*
- * Block-linear GOB @g (its first byte @at of the shadow, @n of its
- * bytes kept) differs: the rows of it inside the image, compared.
- */
-static void gob_compare(ScanoutShadow *sh, const uint8_t *src,
-                        const NV50ScanoutDesc *d, const ScanoutTarget *t,
-                        uint32_t gx, uint32_t gy, uint64_t at, uint32_t n,
-                        ScanoutRect *dirty)
-{
-    uint32_t bpp = nv50_scanout_format_bpp(d->format);
-    uint32_t len = nv50_scanout_row_len(d);
-    uint32_t x = gx * NV50_GOB_WIDTH, a, b;
+/* A pass over a block-linear surface, the layout unchanged. */
+typedef struct BlockPass {
+    const uint8_t *src;         /* the surface in VRAM */
+    const uint8_t *old;         /* the shadow */
+    const ScanoutTarget *t;
+    uint32_t len, height;       /* row_len bytes, rows */
+    unsigned shift;             /* log2 of a pixel's bytes */
+} BlockPass;
 
-    if (x >= len) {
+/*
+ * The block-linear GOB in column @gx, row @gy (its first byte @at of
+ * the surface, @n of its bytes kept): its rows inside the image,
+ * compared.
+ */
+static void gob_compare(const BlockPass *p, uint32_t gx, uint32_t gy,
+                        uint64_t at, uint32_t n, ScanoutRect *dirty)
+{
+    uint32_t x = gx * NV50_GOB_WIDTH, a, b;
+    uint32_t x0 = UINT32_MAX, x1 = 0, y0 = UINT32_MAX, y1 = 0;
+
+    if (x >= p->len) {
         return;                 /* past the image's right edge */
     }
     for (uint32_t r = 0; r < NV50_GOB_HEIGHT; r++) {
         uint32_t y = gy * NV50_GOB_HEIGHT + r;
         uint32_t o = r * NV50_GOB_WIDTH;
 
-        if (y >= d->height || o >= n) {
-            return;
+        if (y >= p->height || o >= n) {
+            break;
         }
-        span_step(t, bpp, y, x, src + at + o, sh->bytes + at + o,
-                  MIN(MIN(NV50_GOB_WIDTH, len - x), n - o), dirty, &a, &b);
+        if (span_step(p->t, p->shift, y, x, p->src + at + o,
+                      p->old + at + o,
+                      MIN(MIN(NV50_GOB_WIDTH, p->len - x), n - o), &a, &b)) {
+            x0 = MIN(x0, a);
+            x1 = MAX(x1, b);
+            y0 = MIN(y0, y);
+            y1 = y + 1;
+        }
+    }
+    if (y1) {
+        dirty_add(dirty, (x + x0) >> p->shift, (x + x1) >> p->shift, y0, y1);
     }
 }
 
@@ -206,7 +249,11 @@ static void blocks_compare(ScanoutShadow *sh, const uint8_t *vram,
                            const NV50ScanoutDesc *d, const ScanoutTarget *t,
                            ScanoutRect *dirty)
 {
-    const uint8_t *src = vram + d->offset;
+    BlockPass p = {
+        .src = vram + d->offset, .old = sh->bytes, .t = t,
+        .len = nv50_scanout_row_len(d), .height = d->height,
+        .shift = bpp_shift(d),
+    };
     unsigned bh = d->block_height;
     uint32_t gobs = 1u << bh, blocks_x = d->pitch / NV50_GOB_WIDTH;
     uint64_t block = (uint64_t)NV50_GOB_SIZE << bh, at = 0;
@@ -215,21 +262,16 @@ static void blocks_compare(ScanoutShadow *sh, const uint8_t *vram,
         for (uint32_t bx = 0; bx < blocks_x && at < sh->size; bx++) {
             uint64_t n = MIN(block, sh->size - at);
 
-            if (memcmp(src + at, sh->bytes + at, n)) {
-                for (uint32_t i = 0; i < gobs; i++) {
+            if (memcmp(p.src + at, sh->bytes + at, n)) {
+                /* a GOB's rows compare word by word: no memcmp a GOB */
+                for (uint32_t i = 0; i < gobs && i * NV50_GOB_SIZE < n;
+                     i++) {
                     uint64_t g = at + (uint64_t)i * NV50_GOB_SIZE;
-                    uint32_t m;
 
-                    if (g >= at + n) {
-                        break;
-                    }
-                    m = MIN(NV50_GOB_SIZE, at + n - g);
-                    if (memcmp(src + g, sh->bytes + g, m)) {
-                        gob_compare(sh, src, d, t, bx, (by << bh) + i, g, m,
-                                    dirty);
-                    }
+                    gob_compare(&p, bx, (by << bh) + i, g,
+                                MIN(NV50_GOB_SIZE, at + n - g), dirty);
                 }
-                memcpy(sh->bytes + at, src + at, n);
+                memcpy(sh->bytes + at, p.src + at, n);
             }
             at += block;
         }
