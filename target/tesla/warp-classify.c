@@ -182,6 +182,14 @@ static unsigned fast_classify_other(TeslaRun *run, const TeslaInsn *i,
         return i->src[0].space == TSPACE_G ? TFK_LD_G :
                i->src[0].space == TSPACE_C ? TFK_LD_C : TFK_LD_SL;
     case TOP_ST:
+        if (i->nsrc == 1 && i->src[0].kind == TOPND_REG && i->cdst < 0 &&
+            fast_io_operand(&i->dst, TSPACE_O, f)) {
+            /* Mesa's VP/GP exports: st b32 o[off] $r (little-endian
+               bytes, as exec_st stores them) */
+            f->b = i->src[0].reg < gprs ? i->src[0].reg : WARP_ZERO_ROW;
+            f->space = TSPACE_O;
+            return TFK_MOV_O;
+        }
         if (i->nsrc != 1 || i->src[0].kind != TOPND_REG || i->cdst >= 0 ||
             i->dst.space == TSPACE_C ||
             !fast_mem_operand(run, &i->dst, f) ||

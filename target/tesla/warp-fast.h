@@ -577,7 +577,9 @@ FAST_INLINE bool FAST_FN(mov_o)(TeslaWarp *w, const TeslaFastInsn *f,
     }
     for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
         if (m & (1u << l)) {
-            w->out[l * n + wi] = b[l];
+            /* st stores little-endian bytes, mov the host's word */
+            w->out[l * n + wi] = f->space == TSPACE_O ? GUINT32_TO_LE(b[l])
+                                                      : b[l];
         }
     }
     return true;

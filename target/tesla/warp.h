@@ -117,7 +117,8 @@ enum {
     TFK_INTERP_MUL,         /* interp v[off] $b: times a register */
     TFK_RCP,                /* the SFU's rcp of a register */
     TFK_LD_A,               /* ld b32 a[off] (the launch's input words) */
-    TFK_MOV_O,              /* mov b32 o[off] of a register or immediate */
+    TFK_MOV_O,              /* mov b32 o[off] of a register or immediate,
+                               st b32 o[off] of a register (space O) */
 };
 
 typedef struct TeslaFastInsn {

@@ -507,11 +507,11 @@ static bool vp_trace_all(void *opaque, TeslaRun *run, TeslaWarp *w,
 }
 
 /*
- * A VP's a[] loads and o[] moves (TFK_LD_A, TFK_MOV_O) against the input
- * words and the general path (forced by a trace hook): a whole and a
- * partial warp, an a[] word past the inputs (0), an o[] word past the
- * outputs (the general path's, logged and dropped), o[] words not
- * written (0); loop 1 word-major inputs.
+ * A VP's a[] loads and o[] moves and stores (TFK_LD_A, TFK_MOV_O) against
+ * the input words and the general path (forced by a trace hook): a whole
+ * and a partial warp, an a[] word past the inputs (0), o[] words past
+ * the outputs (the general path's, logged and dropped); loop 1
+ * word-major inputs.
  */
 START_TEST(fast_vp_io)
 {
@@ -524,8 +524,11 @@ START_TEST(fast_vp_io)
         "mov b32 o[0x4] $r0\n"
         "add b32 $r3 $r0 $r1\n"
         "mov b32 o[0xc] $r3\n"
-        "mov b32 o[0x10] $r2\n"
+        "add b32 $r2 $r2 0x5\n"
+        "mov b32 o[0x8] $r2\n"
+        "st b32 o[0x10] $r1\n"         /* Mesa's export form */
         "mov b32 o[0x40] $r0\n"        /* past the output words */
+        "st b32 o[0x44] $r0\n"
         "exit nop\n";
     g_autoptr(GArray) words = g_array_new(false, false, sizeof(uint32_t));
     g_autofree char *err = NULL;
@@ -566,7 +569,7 @@ START_TEST(fast_vp_io)
                 movo += run->fcache[c].kind == TFK_MOV_O;
             }
             ck_assert_uint_eq(lda, 3);
-            ck_assert_uint_eq(movo, 5);
+            ck_assert_uint_eq(movo, 7);
         }
         for (unsigned t = 0; t < N; t++) {
             memcpy(got[k][t], tesla_run_out(run, t), sizeof(got[k][t]));
@@ -575,7 +578,8 @@ START_TEST(fast_vp_io)
     }
     for (unsigned t = 0; t < N; t++) {
         const uint32_t want[O] = {
-            in[t * W + 1], in[t * W], 0, in[t * W] + in[t * W + 1], 0,
+            in[t * W + 1], in[t * W], 5, in[t * W] + in[t * W + 1],
+            in[t * W + 1],
         };
 
         for (unsigned o = 0; o < O; o++) {
