@@ -40,7 +40,8 @@
  *              shared by up to six triangles), g84-mesh-arrays six
  *              vertices a cell as terrain's glDrawArrays,
  *              g84-mesh-mvp those through a VP of Mesa's matrix form
- *              (c0[] operands: the identity); every pixel checked
+ *              (c0[] operands: the identity; st o[] exports); every
+ *              pixel checked
  *
  * SPDX-License-Identifier: MIT
  */
@@ -808,7 +809,8 @@ static void mesh_model(uint32_t *model)
 
 /*
  * g84-mesh-mvp's VP: Mesa's form of a matrix transform (nv50 codegen
- * folds a uniform into its mul: c0[] operands; a[] loads, o[] moves),
+ * folds a uniform into its mul: c0[] operands; a[] loads; its exports
+ * are st b32 o[]),
  * the identity matrix in c0 (a buffer bound to the VP as SET_PROGRAM_CB
  * does), the colour passed on.
  */
@@ -832,11 +834,11 @@ static bool mesh_mvp(Eng *e)
     }
     /* (an even number of short instructions before the long ones) */
     for (unsigned r = 0; r < 4; r++) {
-        g_string_append_printf(src, "mov b32 o[0x%x] $r%u\n", r * 4, 4 + r);
+        g_string_append_printf(src, "st b32 o[0x%x] $r%u\n", r * 4, 4 + r);
     }
     for (unsigned i = 4; i < 8; i++) {
         g_string_append_printf(src, "ld b32 $r9 a[0x%x]\n"
-                               "mov b32 o[0x%x] $r9\n", i * 4, i * 4);
+                               "st b32 o[0x%x] $r9\n", i * 4, i * 4);
     }
     g_string_append(src, "exit nop\n");
     if (!d3_program(e, TESLA_PROG_VP, src->str, D3_CODE_VA)) {
