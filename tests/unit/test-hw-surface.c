@@ -172,7 +172,8 @@ END_TEST
 /*
  * nv50_surface_walk_offset: the reference walk's address for every byte
  * walked, nv50_surface_offset's beyond it (its formula goes on there);
- * the run as nv50_surface_run's.
+ * the run as nv50_surface_run's; the row step where there is one (the
+ * first three rows of a GOB) gives the next row's byte.
  */
 START_TEST(test_blocklinear_walk)
 {
@@ -189,9 +190,13 @@ START_TEST(test_blocklinear_walk)
                                    : nv50_surface_offset(&sf, x, y, z);
                 uint64_t got = nv50_surface_walk_offset(&w, x, y, z);
 
+                uint64_t step = nv50_surface_walk_row_step(&w, y);
+
                 if (got != want ||
                     nv50_surface_walk_run(&w, x) !=
-                    nv50_surface_run(&sf, x, y, z)) {
+                    nv50_surface_run(&sf, x, y, z) ||
+                    (step && nv50_surface_offset(&sf, x, y + 1, z) !=
+                     got + step) || (!step && y % NV50_GOB_HEIGHT != 3)) {
                     ck_abort_msg("case %d: byte (%u, %u, %u) at 0x%" PRIx64
                                  ", expected 0x%" PRIx64, _i, x, y, z, got,
                                  want);

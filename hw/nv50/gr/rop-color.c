@@ -277,16 +277,19 @@ void nv50_rop_write_quad(NV50Rop *r, int x, int y, unsigned mask,
                          const float col[4][4])
 {
     RopSurf *s = &r->surf[r->plain_rt];
+    /* nv50_rop_write's bounds, then rt_write's (sizes <= ROP_MAX_DIM) */
+    int xe = MIN(r->x1, (int)s->width), ye = MIN(r->y1, (int)s->height);
     unsigned in = 0;
     uint32_t w[4];
 
-    for (unsigned i = 0; i < 4; i++) {
+    if (x >= r->x0 && y >= r->y0 && x + 1 < xe && y + 1 < ye) {
+        in = mask & 0xf;        /* the whole quad is inside */
+    }
+    for (unsigned i = 0; i < 4 && in != (mask & 0xf); i++) {
         int px = x + (i & 1), py = y + (i >> 1);
 
-        /* nv50_rop_write's bounds, then rt_write's */
         if ((mask & (1u << i)) && px >= r->x0 && py >= r->y0 &&
-            px < r->x1 && py < r->y1 && (uint32_t)px < s->width &&
-            (uint32_t)py < s->height) {
+            px < xe && py < ye) {
             in |= 1u << i;
         }
     }
@@ -304,6 +307,9 @@ void nv50_rop_write_quad(NV50Rop *r, int x, int y, unsigned mask,
     }
     /* rt_write_plain's words, four at once; a row's two in one store */
     nv50_rop_unorm8x4_quad(r->rt[r->plain_rt].fmt, col, w);
+    if (in == 0xf && rop_elem_put32x2x2(r, s, x, y, w)) {
+        return;
+    }
     for (unsigned row = 0; row < 2; row++) {
         unsigned pair = in >> (2 * row) & 3;
 

@@ -488,6 +488,33 @@ static inline bool rop_elem_put32x2(NV50Rop *r, RopSurf *s, uint32_t x,
     return true;
 }
 
+/*
+ * rop_elem_put32x2 of rows @y and @y + 1 (@w[0..1], @w[2..3]), stored
+ * at once when all four are in the surface's last chunk; false
+ * (nothing stored) otherwise.
+ */
+static inline bool rop_elem_put32x2x2(NV50Rop *r, RopSurf *s, uint32_t x,
+                                      uint32_t y, const uint32_t *w)
+{
+    uint64_t addr = rop_elem_addr(s, x, y);
+    uint64_t step = nv50_surface_walk_row_step(&s->walk, y);
+    uint32_t off = addr & (ROP_CHUNK - 1);
+    RopChunk *k = s->mru[addr >> ROP_CHUNK_BITS & (ROP_MRU - 1)];
+
+    if (!k || k->addr != addr - off || off < k->lo || !step ||
+        step > ROP_CHUNK || off + step + 8 > k->hi ||
+        nv50_surface_walk_run(&s->walk, x * 4) < 8) {
+        return false;
+    }
+    stn_le_p(k->data + off, 4, w[0]);
+    stn_le_p(k->data + off + 4, 4, w[1]);
+    stn_le_p(k->data + off + step, 4, w[2]);
+    stn_le_p(k->data + off + step + 4, 4, w[3]);
+    rop_chunk_dirty(r, k, off, 8);
+    rop_chunk_dirty(r, k, off + step, 8);
+    return true;
+}
+
 /* rop-zs.c: comparison functions (CMP_*), zeta formats by ZETA_FORMAT */
 bool nv50_rop_compare(unsigned func, double a, double b);
 const RopZetaFormat *nv50_rop_zeta_format(uint32_t fmt);

@@ -116,6 +116,20 @@ static inline uint32_t nv50_surface_walk_run(const NV50SurfaceWalk *w,
 }
 
 /*
+ * From byte x of row @y to byte x of row @y + 1, when that is one step
+ * for every x: pitch surfaces, and block-linear rows in one GOB (@y % 4
+ * below 3); 0 otherwise.
+ */
+static inline uint64_t nv50_surface_walk_row_step(const NV50SurfaceWalk *w,
+                                                  uint32_t y)
+{
+    if (!w->block_linear) {
+        return w->pitch;
+    }
+    return y % NV50_GOB_HEIGHT < NV50_GOB_HEIGHT - 1 ? NV50_GOB_WIDTH : 0;
+}
+
+/*
  * Size in bytes the surface spans from its start (the offset one past
  * its last byte), for bounds checks.  Pitch: (height - 1) * pitch +
  * width_bytes (one layer); block-linear: whole blocks, every block the
