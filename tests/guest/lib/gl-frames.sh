@@ -30,7 +30,11 @@ gl_frames_extract() {
             }
             next
         }
-        out != "" { print > out }' | while read -r _gf_n _gf_w _gf_h; do
+        # a kernel message (a printk time stamp, then text) that cut
+        # into a line of the frame under load: its text dropped, the
+        # base64 around it kept
+        out != "" { sub(/\[ *[0-9]+\.[0-9]+\] .*/, ""); print > out }' |
+    while read -r _gf_n _gf_w _gf_h; do
         if base64 -d <"$2/$_gf_n.b64" >"$2/$_gf_n.rgb" 2>/dev/null &&
            convert -size "${_gf_w}x$_gf_h" -depth 8 "rgb:$2/$_gf_n.rgb" \
                -flip "$2/$_gf_n.png" 2>/dev/null; then
