@@ -43,7 +43,8 @@
 # lost.
 # Then the reference: the same guest image, kmscube and glmark2
 # commands booted by plain QEMU with bochs-display, where Mesa renders
-# with llvmpipe (lib/llvmpipe-ref.sh; ~1 min); kmscube's last frames and
+# with llvmpipe (lib/llvmpipe-ref.sh; ~1 min; glmark2 sampling in
+# float: GALLIVM_PERF below); kmscube's last frames and
 # each glmark2 scene's frames must agree (kmscube_compare,
 # glmark_compare: the tolerance and what was measured).
 # Also checked without a boot: -guest-run's errors (empty, too long, on
@@ -96,26 +97,30 @@ glmark_scenes=${GLMARK_SCENES:-'build texture:texture-filter=mipmap texture:text
 # GLMARK_SCENES, 2026-11-27; each renders on the G84, and the only
 # complaint of nouveau's was terrain's, below):
 # - texture-filter=nearest: at 640x480 the two pick the neighbouring
-#   texel for ~1.5% of the pixels (1182 of 76800 off by > 2%), where a
-#   sample falls on a texel boundary -- rounding in the interpolated
-#   coordinates, not a wrong texel fetch (at 1024x768 no pixel
-#   differed).
-# - terrain: the same landscape, but 54477 of 76800 pixels off by > 2%
-#   (459 by > 20%, mean 3.3%).  Probably not the texels of its
-#   minified grass (piglit's tex-miplevel-selection, lodclamp and
-#   fbo-generatemipmap* pass on the G84): blurred 4 px the two still
-#   differ by 3.1% on average, the G84's ~1-1.5% brighter, in bands
-#   along the heights -- as if its height-dependent blend of grass and
-#   rock, or its lighting, read slightly different values from the
-#   maps it first renders from simplex noise (heights, normals,
-#   specular); not found yet.  The terrain draw itself: without its
-#   post-processing (terrain:bloom=false:tilt-shift=false) 37490
-#   pixels still differ, in the same bands.  Its terrain draw
-#   (393216 vertices, each fetching two texels) can take over 2 s on a
-#   loaded host: nouveau's TLB flush timed out in two of four runs.
-# - refract: 4544 of 76800 pixels off by > 2% (83 by > 20%), inside
-#   the bunny, where three dependent lookups (distance, back normal,
-#   background) amplify any rounding; not investigated further.
+#   texel for ~1.5% of the pixels (1182 of 76800 off by > 2%, with
+#   llvmpipe's 8-bit or float sampling alike), where a sample falls on
+#   a texel boundary -- rounding in the interpolated coordinates, not a
+#   wrong texel fetch (at 1024x768 no pixel differed).  The crate's 512
+#   texels cover 320 pixels: every 5th pixel centre, in rows and in
+#   columns, falls exactly on a texel boundary, and the differing
+#   pixels are those rows and columns inside one of the face's two
+#   triangles only -- the last bit of each side's interpolation picks
+#   the texel there, as the hardware's own arithmetic (not public)
+#   would.
+# - terrain: matches llvmpipe (71 of 76800 pixels off by > 2%) since
+#   the reference samples in float (GALLIVM_PERF below; before, 54477
+#   pixels differed, the G84's 1-1.5% brighter in bands along the
+#   heights).  Left out because its terrain draw (393216 vertices, each
+#   fetching two texels, then five fetches a pixel) takes over 2 s under
+#   TCG: nouveau's TLB flush waits 2 s at most for PGRAPH to go idle,
+#   and "gr: PGRAPH TLB flush idle timeout fail" came in 3 of 4 runs
+#   at load 5-6 (2026-11-27), a complaint the boot's checks fail on.
+# - refract: 4544 of 76800 pixels off by > 2% against llvmpipe's 8-bit
+#   sampling, 430 against its float sampling: single pixels scattered
+#   inside the bunny, where three dependent lookups (distance, nearest
+#   filtered; back normal; background) amplify any rounding.  Its first
+#   pass (the back faces' normals, 1280x960) and that target's mipmaps
+#   agree within 2/255 (float sampling, 2026-11-27).
 # - ideas, clear: their first frame is the clear colour (black) on
 #   both, nothing to compare.
 # Scenes known to differ from llvmpipe on the G84, "scene: why" a line.
@@ -123,9 +128,21 @@ GLMARK_KNOWN=''
 # The scenes go in a script, glmark-run (appended to the initramfs with
 # gl-info), not on the kernel command line that carries -guest-run's
 # command; the guest gives glmark2 75 s a scene.
+# GALLIVM_PERF=no_aos_sampling (read by llvmpipe only, the G84's Mesa
+# ignores it): llvmpipe samples 8-bit textures in float, not in its
+# 8-bit fixed-point "AoS" path.  That path truncates: each lerp of a
+# bilinear filter is a + ((b - a) * w >> 8), so a mipmap level that
+# glGenerateMipmap makes (a 2x2 box, w = 1/2) is
+# floor((floor((a+b)/2) + floor((c+d)/2)) / 2), 0.62/255 darker on
+# average than the rounded mean the G84 (its filter exact at 1/2, its ROP
+# rounding to nearest) writes, and 1.25/255 at the next level
+# (measured on glmark2 terrain's textures in both guests, every texel
+# of those levels fitting each formula).  terrain's lighting amplifies
+# that (its detail normals scaled by 3.5, a specular power of 30) to
+# 54477 of 76800 pixels off by > 2%; with float sampling, 71.
 # shellcheck disable=SC2086
 glmark_n=$(echo $glmark_scenes | wc -w)
-glmark_cmd="KMS_MAX_MODE=640x480 GL_FRAMES_STEP=2 GL_FRAMES_ONCE=1 KMS_HOLD_SECONDS=0 LD_PRELOAD=/usr/bin/kms-hold.so:/usr/bin/gl-frames.so timeout $((75 * glmark_n)) glmark-run 2>&1"
+glmark_cmd="KMS_MAX_MODE=640x480 GALLIVM_PERF=no_aos_sampling GL_FRAMES_STEP=2 GL_FRAMES_ONCE=1 KMS_HOLD_SECONDS=0 LD_PRELOAD=/usr/bin/kms-hold.so:/usr/bin/gl-frames.so timeout $((75 * glmark_n)) glmark-run 2>&1"
 
 # The command the guest runs: steps, each after a marker line.
 # shellcheck disable=SC2016
