@@ -4,7 +4,9 @@
  * block-linear at every block height and with GOB columns past the
  * width, pitch-linear with padding, XRGB8888, RGB565 and I8 through the
  * LUT; random bytes written anywhere in the surface's VRAM, padding
- * included; page flips; layout changes at the same size and format.
+ * included; page flips; layout changes at the same size and format;
+ * with a cursor over the surface (redrawn, and its rectangle added to
+ * the update, when the surface changed under it).
  *
  * After each vblank: a frame and an update exactly when a visible byte
  * changed, the update the bounding box of each row's first to last
@@ -25,6 +27,8 @@
 #define BUF0        0x100000u       /* two buffers to flip between */
 #define BUF1        0x400000u
 #define LUT         0x800000u
+#define CURSOR      0xa00000u
+#define CURS(m)     (s->pdisp->chan[NV50_EVO_CURS(0)].armed[(m) >> 2])
 #define STORAGE_PITCH   (1u << 20)
 
 /* A surface as the test lays it out. */
@@ -134,9 +138,12 @@ static void surf_poke(NV50State *s, GRand *r, const Surf *f)
     }
 }
 
-/* What changed between packed rows @a and @b: a bounding box or none. */
+/*
+ * What changed between packed rows @a and @b: a bounding box or none;
+ * with it the cursor's rectangle @curs (if any) when the box meets it.
+ */
 static bool ref_dirty(const Surf *f, const uint8_t *a, const uint8_t *b,
-                      uint32_t box[4])
+                      const uint32_t *curs, uint32_t box[4])
 {
     uint32_t len = f->w * f->bpp;
     bool any = false;
@@ -154,7 +161,37 @@ static bool ref_dirty(const Surf *f, const uint8_t *a, const uint8_t *b,
             }
         }
     }
+    if (any && curs && box[0] < curs[2] && curs[0] < box[2] &&
+        box[1] < curs[3] && curs[1] < box[3]) {
+        box[0] = MIN(box[0], curs[0]);
+        box[1] = MIN(box[1], curs[1]);
+        box[2] = MAX(box[2], curs[2]);
+        box[3] = MAX(box[3], curs[3]);
+    }
     return any;
+}
+
+/*
+ * A 32x32 A8R8G8B8 cursor of random pixels at a random place over @f;
+ * its rectangle in the image goes to @rect.
+ */
+static void cursor_arm(NV50State *s, GRand *r, const Surf *f,
+                       uint32_t rect[4])
+{
+    uint32_t x = g_rand_int_range(r, 0, f->w);
+    uint32_t y = g_rand_int_range(r, 0, f->h);
+
+    for (uint32_t i = 0; i < 32 * 32; i++) {
+        nv50_vram_wr32(s, CURSOR + i * 4, g_rand_int(r));
+    }
+    CORE(0x880) = 1u << 31 | 1u << 24;          /* ENABLE, A8R8G8B8 */
+    CORE(0x884) = CURSOR >> 8;
+    CORE(0x89c) = 0xf0000001;
+    CURS(0x84) = x | y << 16;
+    rect[0] = x;
+    rect[1] = y;
+    rect[2] = MIN(x + 32, f->w);
+    rect[3] = MIN(y + 32, f->h);
 }
 
 /* The console's image is a screendump of the head, byte for byte. */
@@ -177,15 +214,16 @@ static void expect_image(NV50State *s, DisplayConsole *con, const Surf *f)
  * shows now: an update and a frame exactly when a visible byte changed.
  */
 static void vblank_expect(NV50State *s, DisplayConsole *con, Capture *c,
-                          const Surf *f, const uint8_t *before)
+                          const Surf *f, const uint8_t *before,
+                          const uint32_t *curs)
 {
     g_autofree uint8_t *now = surf_read(s, f);
     int updates = c->updates;
     uint64_t frames = c->frames;
-    uint32_t box[4];
+    uint32_t box[4] = { 0 };
 
     nv50_scanout_vblank(s, 0);
-    if (ref_dirty(f, before, now, box)) {
+    if (ref_dirty(f, before, now, curs, box)) {
         expect_update(c, updates + 1, box[0], box[1], box[2] - box[0],
                       box[3] - box[1]);
         ck_assert_uint_eq(c->frames, frames + 1);
@@ -198,13 +236,14 @@ static void vblank_expect(NV50State *s, DisplayConsole *con, Capture *c,
 
 /* Random changes, flips, and a relayout to @g (same size and format). */
 static void run_case(unsigned format, unsigned bpp, int bh, int bh2,
-                     uint32_t seed)
+                     bool cursor, uint32_t seed)
 {
     NV50State *s = card();
     DisplayConsole *con = display_console_new("head0");
     Capture *c = capture(con);
     GRand *r = g_rand_new_with_seed(seed);
     Surf f = surf_make(r, BUF0, format, bpp, bh), g = f;
+    uint32_t curs[4];
     int switches;
 
     if (format == NV50_SURFACE_I8) {
@@ -216,6 +255,9 @@ static void run_case(unsigned format, unsigned bpp, int bh, int bh2,
     }
     surf_fill(s, r, &f);
     surf_arm(s, &f);
+    if (cursor) {
+        cursor_arm(s, r, &f, curs);
+    }
     nv50_scanout_set_console(s, 0, con);
     nv50_scanout_vblank(s, 0);
     expect_update(c, 1, 0, 0, f.w, f.h);
@@ -247,7 +289,7 @@ static void run_case(unsigned format, unsigned bpp, int bh, int bh2,
         } else {
             surf_poke(s, r, &f);
         }
-        vblank_expect(s, con, c, &f, before);
+        vblank_expect(s, con, c, &f, before, cursor ? curs : NULL);
     }
     ck_assert_int_eq(c->switches, switches);    /* never a new surface */
     g_rand_free(r);
@@ -259,23 +301,32 @@ static void run_case(unsigned format, unsigned bpp, int bh, int bh2,
 START_TEST(dirty_block_linear_xrgb)
 {
     /* every block height, a relayout to another (or to pitch-linear) */
-    run_case(NV50_SURFACE_A8R8G8B8, 4, _i, (_i + 2) % 7 - 1, 100 + _i);
+    run_case(NV50_SURFACE_A8R8G8B8, 4, _i, (_i + 2) % 7 - 1, false,
+             100 + _i);
 }
 END_TEST
 
 START_TEST(dirty_block_linear_16_8bpp)
 {
-    run_case(NV50_SURFACE_R5G6B5, 2, _i, -1, 200 + _i);
-    run_case(NV50_SURFACE_I8, 1, _i, 5 - _i, 300 + _i);
+    run_case(NV50_SURFACE_R5G6B5, 2, _i, -1, false, 200 + _i);
+    run_case(NV50_SURFACE_I8, 1, _i, 5 - _i, false, 300 + _i);
 }
 END_TEST
 
 START_TEST(dirty_pitch_linear)
 {
     /* pitch-linear, then to block-linear of height _i */
-    run_case(NV50_SURFACE_A8R8G8B8, 4, -1, _i, 400 + _i);
-    run_case(NV50_SURFACE_R5G6B5, 2, -1, _i, 500 + _i);
-    run_case(NV50_SURFACE_I8, 1, -1, -1, 600 + _i);
+    run_case(NV50_SURFACE_A8R8G8B8, 4, -1, _i, false, 400 + _i);
+    run_case(NV50_SURFACE_R5G6B5, 2, -1, _i, false, 500 + _i);
+    run_case(NV50_SURFACE_I8, 1, -1, -1, false, 600 + _i);
+}
+END_TEST
+
+START_TEST(dirty_under_cursor)
+{
+    /* block-linear at every height, then relaid; and pitch-linear */
+    run_case(NV50_SURFACE_A8R8G8B8, 4, _i, 5 - _i, true, 700 + _i);
+    run_case(NV50_SURFACE_R5G6B5, 2, -1, _i, true, 800 + _i);
 }
 END_TEST
 
@@ -287,6 +338,7 @@ Suite *hw_scanout_dirty_suite(void)
     tcase_add_loop_test(tc, dirty_block_linear_xrgb, 0, 6);
     tcase_add_loop_test(tc, dirty_block_linear_16_8bpp, 0, 6);
     tcase_add_loop_test(tc, dirty_pitch_linear, 0, 6);
+    tcase_add_loop_test(tc, dirty_under_cursor, 0, 6);
     suite_add_tcase(s, tc);
     return s;
 }
