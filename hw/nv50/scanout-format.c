@@ -257,23 +257,18 @@ bool nv50_scanout_check(const NV50ScanoutDesc *d, uint64_t vram_size,
 }
 
 /*
- * Block-linear rows @y .. @y + @rows - 1 of @d (all in one GOB row) into
- * @scratch, row_len bytes apart: one address computed, then GOB by GOB
- * with nv50_surface_next_gob's steps, each GOB's rows read in order.
+ * Block-linear row @y of @d into @scratch (row_len bytes): one address
+ * computed, then GOB by GOB with nv50_surface_next_gob's steps.
  */
-static void gather_rows(const uint8_t *vram, const NV50ScanoutDesc *d,
-                        uint32_t y, uint32_t rows, uint8_t *scratch)
+static void gather_row(const uint8_t *vram, const NV50ScanoutDesc *d,
+                       uint32_t y, uint8_t *scratch)
 {
     NV50Surface sf = desc_surface(d);
     uint64_t len = nv50_scanout_row_len(d);
     uint64_t at = d->offset + nv50_surface_offset(&sf, 0, y, 0);
 
     for (uint64_t x = 0; x < len; x += NV50_GOB_WIDTH) {
-        uint64_t n = MIN((uint64_t)NV50_GOB_WIDTH, len - x);
-
-        for (uint32_t r = 0; r < rows; r++) {
-            memcpy(scratch + r * len + x, vram + at + r * NV50_GOB_WIDTH, n);
-        }
+        memcpy(scratch + x, vram + at, MIN((uint64_t)NV50_GOB_WIDTH, len - x));
         at += nv50_surface_next_gob(&sf, x);
     }
 }
@@ -287,14 +282,8 @@ const uint8_t *nv50_scanout_row_bytes(const uint8_t *vram,
     if (!d->block_linear) {
         return vram + d->offset + nv50_surface_offset(&sf, 0, y, 0);
     }
-    gather_rows(vram, d, y, 1, scratch);
+    gather_row(vram, d, y, scratch);
     return scratch;
-}
-
-void nv50_scanout_gob_rows(const uint8_t *vram, const NV50ScanoutDesc *d,
-                           uint32_t y, uint8_t *scratch)
-{
-    gather_rows(vram, d, y, MIN(NV50_GOB_HEIGHT, d->height - y), scratch);
 }
 
 /* Widen a 5- or 6-bit component to 8 bits, then to the 10-bit index. */

@@ -45,13 +45,6 @@ const uint8_t *nv50_scanout_row_bytes(const uint8_t *vram,
                                       const NV50ScanoutDesc *d, uint32_t y,
                                       uint8_t *scratch);
 /*
- * Block-linear @d: its rows @y .. @y + 3 (@y a multiple of the GOB's 4
- * rows; fewer at the bottom) gathered GOB by GOB into @scratch, row_len
- * bytes apart (4 * row_len bytes).  @d is checked.
- */
-void nv50_scanout_gob_rows(const uint8_t *vram, const NV50ScanoutDesc *d,
-                           uint32_t y, uint8_t *scratch);
-/*
  * Convert @n pixels of @format at @src into BGRX at @dst.  @identity: no
  * LUT, which lets XRGB8888 skip the map.
  */
