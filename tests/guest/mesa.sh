@@ -110,17 +110,26 @@ glmark_scenes=${GLMARK_SCENES:-'build texture:texture-filter=mipmap texture:text
 # - terrain: matches llvmpipe (71 of 76800 pixels off by > 2%) since
 #   the reference samples in float (GALLIVM_PERF below; before, 54477
 #   pixels differed, the G84's 1-1.5% brighter in bands along the
-#   heights).  Left out because its terrain draw (393216 vertices, each
-#   fetching two texels, then five fetches a pixel) takes over 2 s under
-#   TCG: nouveau's TLB flush waits 2 s at most for PGRAPH to go idle,
-#   and "gr: PGRAPH TLB flush idle timeout fail" came in 3 of 4 runs
-#   at load 5-6 (2026-11-27), a complaint the boot's checks fail on.
+#   heights); its 71 are single pixels on the far hills, the same with
+#   exact SFU functions (its printed frame unchanged) or a rounded fmad
+#   product (540 pixels changed, none past 2%).  Left out because its
+#   terrain draw (393216 vertices, each fetching two texels, then five
+#   fetches a pixel) takes over 2 s under TCG: nouveau's TLB flush
+#   waits 2 s at most for PGRAPH to go idle, and "gr: PGRAPH TLB flush
+#   idle timeout fail" came in 4 of 6 runs at load 5-9 (2026-11-27), a
+#   complaint the boot's checks fail on.
 # - refract: 4544 of 76800 pixels off by > 2% against llvmpipe's 8-bit
 #   sampling, 430 against its float sampling: single pixels scattered
 #   inside the bunny, where three dependent lookups (distance, nearest
-#   filtered; back normal; background) amplify any rounding.  Its first
-#   pass (the back faces' normals, 1280x960) and that target's mipmaps
-#   agree within 2/255 (float sampling, 2026-11-27).
+#   filtered; back normal; background) amplify any rounding.  Ruled
+#   out (2026-11-27, float sampling): its first pass (the back faces'
+#   normals, 1280x960) and that target's mipmaps agree within 2/255;
+#   the G80's SFU tables (a trial build with exact rcp, rsqrt, lg2 and
+#   ex2 in their place: 5 pixels changed, 430 again) and fmad's
+#   truncated product (a trial with it rounded: 1 pixel changed, 430
+#   again).  Left as suspects: the distance map's nearest texel where
+#   its depth jumps (the last bits of the coordinate pick it), the
+#   depths themselves (not read back), the interpolated varyings.
 # - ideas, clear: their first frame is the clear colour (black) on
 #   both, nothing to compare.
 # Scenes known to differ from llvmpipe on the G84, "scene: why" a line.
