@@ -24,12 +24,19 @@ void bench_fail(const char *name, const char *fmt, ...) GEMU_PRINTF(2, 3);
 /* Work scale: 1.0 normally, smaller with "gemu-bench --quick". */
 extern double bench_scale;
 
+/*
+ * Whether to run benchmark @name (main.c's FILTER).  A benchmark asks
+ * before any of its work: the runner first calls every benchmark
+ * function once to list the names (every answer then false).
+ */
+bool bench_wanted(const char *name);
+
 /* The benchmarks (one function per file). */
-void bench_tesla(const char *filter);
-void bench_usse(const char *filter);
-void bench_g84(const char *filter);
-void bench_g84_engine(const char *filter);
-void bench_g84_replay(const char *filter);
-void bench_g84_scanout(const char *filter);
+void bench_tesla(void);
+void bench_usse(void);
+void bench_g84(void);
+void bench_g84_engine(void);
+void bench_g84_replay(void);
+void bench_g84_scanout(void);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * make bench: the in-process G84 channel the engine benchmarks share
- * (g84-engine.c: M2MF, 2D, compute and the helpers; g84-3d.c: 3D).
+ * (g84-engine.c: M2MF, 2D, compute and the helpers; g84-3d.h: 3D).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -62,12 +62,7 @@ void mthd1(Eng *e, unsigned subc, uint32_t m, uint32_t v);
 /* Everything pushed was consumed and nothing complained. */
 bool eng_ok(Eng *e);
 
-static inline bool eng_wanted(const char *filter, const char *name)
-{
-    return !filter || strstr(name, filter);
-}
-
 /* the 3D benchmarks (g84-3d.c) */
-void bench_g84_3d(const char *filter);
+void bench_g84_3d(void);
 
 #endif

@@ -27,7 +27,7 @@
  *                         not modelled), so the figure is the kernel's
  *                         known count over the time; the results in g0
  *                         are checked as tesla-alu checks them.
- *   g84-fill, g84-tri, g84-cube: the 3D pipeline (g84-3d.c)
+ *   g84-fill, g84-cube, g84-mesh-idx...: the 3D pipeline (g84-3d.h)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -645,25 +645,25 @@ static void bench_compute(void)
     eng_fini(&e);
 }
 
-void bench_g84_engine(const char *filter)
+void bench_g84_engine(void)
 {
-    if (eng_wanted(filter, "g84-m2mf")) {
+    if (bench_wanted("g84-m2mf")) {
         bench_m2mf("g84-m2mf", false);
     }
-    if (eng_wanted(filter, "g84-m2mf-blocklinear")) {
+    if (bench_wanted("g84-m2mf-blocklinear")) {
         bench_m2mf("g84-m2mf-blocklinear", true);
     }
-    if (eng_wanted(filter, "g84-2d-fill")) {
+    if (bench_wanted("g84-2d-fill")) {
         bench_2d_fill();
     }
-    if (eng_wanted(filter, "g84-2d-blit")) {
+    if (bench_wanted("g84-2d-blit")) {
         bench_2d_blit();
     }
-    if (eng_wanted(filter, "g84-2d-sifc")) {
+    if (bench_wanted("g84-2d-sifc")) {
         bench_2d_sifc();
     }
-    if (eng_wanted(filter, "g84-compute")) {
+    if (bench_wanted("g84-compute")) {
         bench_compute();
     }
-    bench_g84_3d(filter);
+    bench_g84_3d();
 }

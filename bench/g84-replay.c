@@ -253,14 +253,14 @@ static void bench_replay_file(const char *path)
     gemu_clock_destroy(&clk);
 }
 
-void bench_g84_replay(const char *filter)
+void bench_g84_replay(void)
 {
     const char *path = getenv("GEMU_BENCH_RECORDING");
 
-    if (!filter || strstr("g84-replay", filter) != NULL) {
+    if (bench_wanted("g84-replay")) {
         bench_replay_synthetic();
     }
-    if (path && (!filter || strstr("g84-replay-file", filter) != NULL)) {
+    if (bench_wanted("g84-replay-file") && path) {
         bench_replay_file(path);
     }
 }

@@ -255,18 +255,18 @@ static void bench_fbcon(void)
     g_spawn_close_pid(pid);
 }
 
-void bench_g84(const char *filter)
+void bench_g84(void)
 {
-    if (!filter || strstr("gemu-mmio-transport", filter) != NULL) {
+    if (bench_wanted("gemu-mmio-transport")) {
         bench_transport();
     }
-    if (!filter || strstr("gemu-mmio", filter) != NULL) {
+    if (bench_wanted("gemu-mmio")) {
         bench_guest("gemu-mmio", false);
     }
-    if (!filter || strstr("gemu-mmio-pinned", filter) != NULL) {
+    if (bench_wanted("gemu-mmio-pinned")) {
         bench_guest("gemu-mmio-pinned", true);
     }
-    if (!filter || strstr("g84-boot-to-fbcon", filter) != NULL) {
+    if (bench_wanted("g84-boot-to-fbcon")) {
         bench_fbcon();
     }
 }

@@ -4,8 +4,10 @@
  *
  *   gemu-bench [--quick] [FILTER]
  *
- * FILTER runs only the benchmarks whose name contains it; --quick runs a
- * small fraction of the work (for a smoke test, not for numbers).
+ * FILTER runs the benchmark of that name if there is one (g84-cube, not
+ * g84-cube-bl too), else every benchmark whose name contains it
+ * (g84-mesh, tesla); --quick runs a small fraction of the work (for a
+ * smoke test, not for numbers).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -14,6 +16,9 @@
 
 double bench_scale = 1.0;
 static int bench_failures;
+static const char *bench_filter;
+static GHashTable *bench_names;     /* set while the names are listed */
+static bool bench_exact;            /* bench_filter is one of them */
 
 double bench_now(void)
 {
@@ -39,9 +44,47 @@ void bench_fail(const char *name, const char *fmt, ...)
     bench_failures++;
 }
 
+bool bench_wanted(const char *name)
+{
+    if (bench_names) {
+        g_hash_table_add(bench_names, (gpointer)name);
+        return false;
+    }
+    if (!bench_filter) {
+        return true;
+    }
+    return bench_exact ? !strcmp(name, bench_filter)
+                       : strstr(name, bench_filter) != NULL;
+}
+
+static bool bench_any_contains(const char *filter)
+{
+    GHashTableIter it;
+    gpointer name;
+
+    g_hash_table_iter_init(&it, bench_names);
+    while (g_hash_table_iter_next(&it, &name, NULL)) {
+        if (strstr(name, filter)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void bench_all(void)
+{
+    bench_tesla();
+    bench_g84_engine();             /* g84-compute beside tesla-alu */
+    bench_usse();
+    bench_g84();
+    bench_g84_replay();
+    bench_g84_scanout();
+}
+
 int main(int argc, char **argv)
 {
     const char *filter = NULL;
+    bool known;
 
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) {
@@ -56,11 +99,21 @@ int main(int argc, char **argv)
             filter = argv[i];
         }
     }
-    bench_tesla(filter);
-    bench_g84_engine(filter);       /* g84-compute beside tesla-alu */
-    bench_usse(filter);
-    bench_g84(filter);
-    bench_g84_replay(filter);
-    bench_g84_scanout(filter);
+    if (filter) {
+        /* a pass that runs nothing lists the names */
+        bench_names = g_hash_table_new(g_str_hash, g_str_equal);
+        bench_all();
+        bench_exact = g_hash_table_contains(bench_names, filter);
+        known = bench_exact || bench_any_contains(filter);
+        g_hash_table_destroy(bench_names);
+        bench_names = NULL;
+        if (!known) {
+            fprintf(stderr, "gemu-bench: no benchmark's name contains "
+                    "'%s'\n", filter);
+            return 2;
+        }
+        bench_filter = filter;
+    }
+    bench_all();
     return bench_failures ? 1 : 0;
 }

@@ -96,7 +96,7 @@ static void run_kernel(BenchKernel *k)
     tesla_run_free(run);
 }
 
-void bench_tesla(const char *filter)
+void bench_tesla(void)
 {
     static BenchKernel kernels[] = {
         /* name, -, block, grid, rounds: about 200M, 80M, 100M insns */
@@ -109,16 +109,19 @@ void bench_tesla(const char *filter)
         bench_tesla_build_divergent,
     };
 
-    if (!bench_tesla_check_encodings()) {
-        bench_fail("tesla", "the kernels' encodings are wrong");
-        return;
-    }
+    bool checked = false;
+
     for (unsigned i = 0; i < ARRAY_SIZE(kernels); i++) {
         BenchKernel *k = &kernels[i];
 
-        if (filter && !strstr(k->name, filter)) {
+        if (!bench_wanted(k->name)) {
             continue;
         }
+        if (!checked && !bench_tesla_check_encodings()) {
+            bench_fail("tesla", "the kernels' encodings are wrong");
+            return;
+        }
+        checked = true;
         k->grid = MAX(1u, (unsigned)(k->grid * bench_scale));
         k->prog.n = 0;
         build[i](k);

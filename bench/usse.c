@@ -28,7 +28,7 @@ static const char usse_alu_src[] =
 
 #define ALU_LOOP_INSNS 8
 
-void bench_usse(const char *filter)
+void bench_usse(void)
 {
     const char *name = "usse-alu";
     g_autoptr(GArray) words = g_array_new(FALSE, FALSE, sizeof(uint64_t));
@@ -43,7 +43,7 @@ void bench_usse(const char *filter)
     double t0, secs;
     bool ok = true;
 
-    if (filter && !strstr(name, filter)) {
+    if (!bench_wanted(name)) {
         return;
     }
     if (!usse_assemble(usse_alu_src, words, &err)) {
