@@ -29,4 +29,12 @@ static inline void tex_rig_init(uint64_t tic_va, uint64_t tsc_va)
     gr.ctx->shared.tsc_limit = 2047;
 }
 
+/* A TIC or TSC entry's eight words at @va */
+static inline void tex_rig_entry(uint64_t va, const uint32_t w[8])
+{
+    for (unsigned i = 0; i < 8; i++) {
+        gr_wr32(va + 4 * i, w[i]);
+    }
+}
+
 #endif

@@ -40,13 +40,6 @@ static void setup(void)
     nv50_gr_bind_tsc(&call, NV50_GR_PROG_FP, 1);
 }
 
-static void entry_write(uint64_t va, const uint32_t w[8])
-{
-    for (unsigned i = 0; i < 8; i++) {
-        gr_wr32(va + 4 * i, w[i]);
-    }
-}
-
 static uint32_t fb(float f)
 {
     uint32_t u;
@@ -79,7 +72,7 @@ static void texture(int hdr_aniso)
         w[3] |= NV50_TIC_3_USE_HEADER_OPT_CONTROL;
         w[6] |= (uint32_t)hdr_aniso << NV50_TIC_6_MAX_ANISOTROPY_SHIFT;
     }
-    entry_write(TIC_VA, w);
+    tex_rig_entry(TIC_VA, w);
     ck_assert(nv50_tic_decode(w, &v));
     ck_assert_uint_eq(v.max_level, last);
     srand(10);
@@ -116,7 +109,7 @@ static void sampler(unsigned aniso)
         15u * 256 << 12, 0, 0, 0, 0, 0,
     };
 
-    entry_write(TSC_VA, w);
+    tex_rig_entry(TSC_VA, w);
 }
 
 /* --- the grazing plane and the reference --- */
