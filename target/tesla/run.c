@@ -423,6 +423,7 @@ static void warp_reset(TeslaRun *run, TeslaWarp *w, unsigned index,
 {
     uint8_t *local = w->local;
     uint32_t *out = w->out;
+    unsigned l;
 
     /*
      * Registers start at 0 (UNVERIFIED: the hardware leaves garbage).
@@ -454,7 +455,15 @@ static void warp_reset(TeslaRun *run, TeslaWarp *w, unsigned index,
                                            : (1u << nthreads) - 1;
     w->mask = w->valid;
     nthreads = MIN(nthreads, (unsigned)TESLA_WARP_SIZE);
-    for (unsigned l = 0; l < nthreads; l++) {
+    /* eight lanes a word (a byte loop was a fifth of warp_reset) */
+    for (l = 0; l + 8 <= nthreads; l += 8) {
+        uint64_t v;
+
+        memcpy(&v, run->tstate + first + l, sizeof(v));
+        v |= 0x0101010101010101ull * TTS_RAN;
+        memcpy(run->tstate + first + l, &v, sizeof(v));
+    }
+    for (; l < nthreads; l++) {
         run->tstate[first + l] |= TTS_RAN;
     }
 }

@@ -381,24 +381,32 @@ uint32_t nv50_rop_unorm8x4(const NV50RopFormat *f, const float rgba[4])
     return w;
 }
 
+#ifdef __SSE2__
+/* nv50_rop_unorm8x4's steps for a colour, its channels as 32-bit lanes */
+static inline __m128i unorm8_lanes(const float rgba[4])
+{
+    __m128 c = _mm_min_ps(_mm_max_ps(_mm_loadu_ps(rgba), _mm_setzero_ps()),
+                          _mm_set1_ps(1.0f));
+
+    return _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(c, _mm_set1_ps(255.0f)),
+                                       _mm_set1_ps(0.5f)));
+}
+#endif
+
 void nv50_rop_unorm8x4_quad(const NV50RopFormat *f, const float col[4][4],
                             uint32_t w[4])
 {
 #ifdef __SSE2__
     /* nv50_rop_unorm8x4's steps, a colour a vector, the words packed
        together; then its orders a word a lane */
-    const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
-    const __m128 scale = _mm_set1_ps(255.0f), half = _mm_set1_ps(0.5f);
-    __m128i i[4], v;
+    __m128i v;
     uint32_t order = ldn_le_p(f->comp, 4);
+    /* (four names, not an array: a loop over one went through the
+       stack) */
+    __m128i i0 = unorm8_lanes(col[0]), i1 = unorm8_lanes(col[1]);
+    __m128i i2 = unorm8_lanes(col[2]), i3 = unorm8_lanes(col[3]);
 
-    for (unsigned p = 0; p < 4; p++) {
-        __m128 c = _mm_min_ps(_mm_max_ps(_mm_loadu_ps(col[p]), zero), one);
-
-        i[p] = _mm_cvttps_epi32(_mm_add_ps(_mm_mul_ps(c, scale), half));
-    }
-    v = _mm_packus_epi16(_mm_packs_epi32(i[0], i[1]),
-                         _mm_packs_epi32(i[2], i[3]));
+    v = _mm_packus_epi16(_mm_packs_epi32(i0, i1), _mm_packs_epi32(i2, i3));
     switch (order) {
     case 0x03020100:                    /* RGBA */
         break;
