@@ -92,7 +92,7 @@ typedef struct TSurf {
 } TSurf;
 
 static inline TSurf tsurf(uint64_t va, unsigned bpp, bool linear, uint32_t w,
-                   uint32_t h, uint32_t tile)
+                          uint32_t h, uint32_t tile)
 {
     TSurf t = { .va = va, .bpp = bpp };
 
@@ -128,7 +128,8 @@ static inline void elem_get(const TSurf *t, uint32_t x, uint32_t y, uint8_t *e)
     }
 }
 
-static inline void elem_put(const TSurf *t, uint32_t x, uint32_t y, const uint8_t *e)
+static inline void elem_put(const TSurf *t, uint32_t x, uint32_t y,
+                            const uint8_t *e)
 {
     uint64_t off = nv50_surface_offset(&t->sf, x * t->bpp, y, 0);
 
@@ -155,7 +156,7 @@ static inline uint32_t le32(const uint8_t *e)
 }
 
 static inline void set_rt(unsigned i, uint64_t va, uint32_t fmt, bool linear,
-                   uint32_t w, uint32_t h, uint32_t tile)
+                          uint32_t w, uint32_t h, uint32_t tile)
 {
     m(0x0200 + i * 32, va >> 32);
     m(0x0204 + i * 32, (uint32_t)va);
@@ -167,7 +168,7 @@ static inline void set_rt(unsigned i, uint64_t va, uint32_t fmt, bool linear,
 }
 
 static inline void set_zeta(uint64_t va, uint32_t fmt, uint32_t w, uint32_t h,
-                     uint32_t tile)
+                            uint32_t tile)
 {
     m(0x0fe0, va >> 32);
     m(0x0fe4, (uint32_t)va);
@@ -250,7 +251,7 @@ static inline uint32_t ref_uf(float v, unsigned mbits)
 
 /* Encode colour @c (@ci: integer formats) as format @f's bytes. */
 static inline void ref_encode(const TFmt *f, const float *c, const int32_t *ci,
-                       uint8_t *out)
+                              uint8_t *out)
 {
     unsigned bit = 0;
 

@@ -256,46 +256,51 @@ static void two_rts(void)
     m(0x1358, 0x4001);
 }
 
-START_TEST(test_rop_write_independent)
+/*
+ * RGBA (1, 2, 3, 4) in both RTs' pixel (@x, @y), then colours
+ * (10, 20, 30, 40) and (5, 6, 7, 8) written there: what each RT holds.
+ */
+static void write_two_rts(uint32_t x, uint32_t y, float got[2][4])
 {
     static const float d[4] = { 1, 2, 3, 4 };
     float col[NV50_PIPE_RTS][4] = { { 10, 20, 30, 40 }, { 5, 6, 7, 8 } };
-    TSurf t0 = tsurf(RT_VA, 16, false, 4, 4, 0);
-    TSurf t1 = tsurf(RT1_VA, 16, false, 4, 4, 0);
+    const TSurf t[2] = {
+        tsurf(RT_VA, 16, false, 4, 4, 0), tsurf(RT1_VA, 16, false, 4, 4, 0),
+    };
     NV50GrCall c = call();
     uint8_t b[16];
-    float g[4];
     NV50Rop *r;
 
-    two_rts();
-    put_f32x4(&t0, 2, 1, d);
-    put_f32x4(&t1, 2, 1, d);
+    for (unsigned i = 0; i < 2; i++) {
+        put_f32x4(&t[i], x, y, d);
+    }
     r = nv50_rop_begin(&c, state());
-    nv50_rop_write(r, 2, 1, 0, col);
+    nv50_rop_write(r, x, y, 0, col);
     nv50_rop_end(r);
-    elem_get(&t0, 2, 1, b);
-    memcpy(g, b, 16);
-    ck_assert(g[0] == 11 && g[1] == 22 && g[2] == 33 && g[3] == 44);
-    elem_get(&t1, 2, 1, b);
-    memcpy(g, b, 16);
-    ck_assert(g[0] == 5 && g[1] == 6 && g[2] == 3 && g[3] == 4);
+    for (unsigned i = 0; i < 2; i++) {
+        elem_get(&t[i], x, y, b);
+        memcpy(got[i], b, 16);
+    }
+}
+
+START_TEST(test_rop_write_independent)
+{
+    float g[2][4];
+
+    two_rts();
+    write_two_rts(2, 1, g);
+    ck_assert(g[0][0] == 11 && g[0][1] == 22 && g[0][2] == 33 &&
+              g[0][3] == 44);
+    ck_assert(g[1][0] == 5 && g[1][1] == 6 && g[1][2] == 3 && g[1][3] == 4);
 }
 END_TEST
 
 START_TEST(test_rop_write_iblend)
 {
-    static const float d[4] = { 1, 2, 3, 4 };
-    float col[NV50_PIPE_RTS][4] = { { 10, 20, 30, 40 }, { 5, 6, 7, 8 } };
-    TSurf t0 = tsurf(RT_VA, 16, false, 4, 4, 0);
-    TSurf t1 = tsurf(RT1_VA, 16, false, 4, 4, 0);
-    NV50GrCall c;
-    uint8_t b[16];
-    float g[4];
-    NV50Rop *r;
+    float g[2][4];
 
     gr_rig_teardown();
     setup_class(0x8597);
-    c = call();
     two_rts();
     m(0x12e4, 1);                               /* BLEND_INDEPENDENT */
     m(0x1364, 1);
@@ -312,17 +317,10 @@ START_TEST(test_rop_write_iblend)
     m(0x1e00 + 0x10, 0x8006);
     m(0x1e00 + 0x14, 0x4001);
     m(0x1e00 + 0x18, 0x4001);
-    put_f32x4(&t0, 0, 0, d);
-    put_f32x4(&t1, 0, 0, d);
-    r = nv50_rop_begin(&c, state());
-    nv50_rop_write(r, 0, 0, 0, col);
-    nv50_rop_end(r);
-    elem_get(&t0, 0, 0, b);
-    memcpy(g, b, 16);
-    ck_assert(g[0] == 11 && g[3] == 44);
-    elem_get(&t1, 0, 0, b);
-    memcpy(g, b, 16);
-    ck_assert(g[0] == -4 && g[1] == -4 && g[2] == 3 && g[3] == 4);
+    write_two_rts(0, 0, g);
+    ck_assert(g[0][0] == 11 && g[0][3] == 44);
+    ck_assert(g[1][0] == -4 && g[1][1] == -4 && g[1][2] == 3 &&
+              g[1][3] == 4);
 }
 END_TEST
 
