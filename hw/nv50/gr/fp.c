@@ -297,25 +297,22 @@ static void fp_batch_add(FpDraw *d, FpQuad *q)
  */
 static void fp_quad_plain(FpQuad *q, const RasterQuad *rq)
 {
-    typedef float V4f __attribute__((vector_size(16)));
-    uint8_t smp[4];
+    const float *src = &rq->bary[0][0];
+    float *dst = &q->bary[0][0];
     unsigned mask = 0;
 
-    /* 0.0f + w: -0.0 becomes +0.0, as fp_quad_ztest's; the 12 weights
-       as three vectors (a loop of scalar stores was a third of fp_quad) */
-    for (unsigned k = 0; k < 12; k += 4) {
-        V4f w;
-
-        memcpy(&w, &rq->bary[0][0] + k, sizeof(w));
-        w += 0.0f;
-        memcpy(&q->bary[0][0] + k, &w, sizeof(w));
+    /* 0.0f + w: -0.0 becomes +0.0, as fp_quad_ztest's (a float at a
+       time: the raster stored them so, a vector load would wait) */
+    for (unsigned k = 0; k < 12; k++) {
+        dst[k] = 0.0f + src[k];
     }
     for (unsigned i = 0; i < 4; i++) {
-        smp[i] = (rq->mask & (1u << i)) ? rq->samples[i] : 0;
-        mask |= (unsigned)(smp[i] != 0) << i;
+        uint8_t samples = (rq->mask & (1u << i)) ? rq->samples[i] : 0;
+
+        q->samples[i] = samples;
+        mask |= (unsigned)(samples != 0) << i;
     }
     memset(q->z, 0, sizeof(q->z));
-    memcpy(q->samples, smp, sizeof(smp));
     memset(q->bcast, 0xff, sizeof(q->bcast));
     q->mask = mask;     /* (not |= at each pixel: the bytes may alias) */
 }
