@@ -17,23 +17,76 @@
 #include "gemu/osdep.h"
 #include "gemu/bitops.h"
 #include <math.h>
+#include "hw/nv50/nv50.h"
 #include "texture-int.h"
 
 #define BORDER_INDEX            INT_MIN
 
+/* the pages of nv50_tlb_rw's entries */
+#define TEX_PAGE_BITS           12
+#define TEX_PAGE_SIZE           (1u << TEX_PAGE_BITS)
+
 /* --- memory -------------------------------------------------------------- */
+
+/*
+ * The VA of [@addr, @addr + @len) of the texture DMA object, when it is
+ * a VM one holding it (its window as nv50_ctxdma_rw checks it); false
+ * for the slow path, which reports the rest.
+ */
+static bool tex_dma_va(const Tex *t, uint64_t addr, size_t len, uint64_t *va)
+{
+    const NV50CtxDma *d = &t->dma;
+    uint64_t a = d->start + addr;
+
+    if (d->target != NV50_DMA_VM || addr > d->limit || a < d->start ||
+        a + len - 1 > d->limit || a + len - 1 < a) {
+        return false;
+    }
+    *va = a;
+    return true;
+}
+
+/*
+ * The last VRAM page read (t->host_vpage: its VA >> 12, + 1), from the
+ * TLB entry that read it: the next texel in it is read where it lies.
+ */
+static void tex_host_keep(Tex *t, uint64_t va)
+{
+    NV50State *s = t->c->s;
+    uint64_t vp = va >> TEX_PAGE_BITS;
+    const NV50TlbEntry *e = &t->tlb[vp % TEX_TLB_ENTRIES];
+
+    t->host_vpage = 0;
+    if (e->vpage == vp + 1 && e->target == NV50_TARGET_VRAM &&
+        e->phys + TEX_PAGE_SIZE <= s->vram_size) {
+        t->host_vpage = vp + 1;
+        t->host = s->vram + e->phys;
+    }
+}
 
 static bool tex_read(Tex *t, uint64_t addr, void *buf, size_t len)
 {
     NV50Fault f;
+    uint64_t va = addr;
 
     if (t->fault) {
         memset(buf, 0, len);
         return false;
     }
-    if (!t->has_dma && nv50_tlb_rw(t->c, t->tlb, TEX_TLB_ENTRIES, addr, buf,
-                                   len, false, &f)) {
-        return true;
+    /* through the TLB: the VM's pages, also under a VM DMA object */
+    if (!t->has_dma || tex_dma_va(t, addr, len, &va)) {
+        uint64_t in = va & (TEX_PAGE_SIZE - 1);
+
+        if ((va >> TEX_PAGE_BITS) + 1 == t->host_vpage &&
+            in + len <= TEX_PAGE_SIZE) {
+            memcpy(buf, t->host + in, len);
+            return true;
+        }
+        if (nv50_tlb_rw(t->c, t->tlb, TEX_TLB_ENTRIES, va, buf, len, false,
+                        &f)) {
+            tex_host_keep(t, va);
+            return true;
+        }
     }
     /* the slow path reports the fault */
     if (t->has_dma ?
@@ -136,11 +189,19 @@ void nv50_tex_texel(Tex *t, unsigned l, int x, int y, int z, int layer,
     uint32_t comp[4];
     uint64_t off;
 
+    if (!(t->walk_made & 1u << l)) {
+        nv50_surface_walk(&v->level_sf[l], &t->walk[l]);
+        t->walk_made |= 1u << l;
+    }
     off = v->addr + (uint64_t)layer * v->layer_stride + v->level_off[l] +
-          nv50_surface_offset(&v->level_sf[l], (x / f->bw) * f->bytes,
-                              y / f->bh, z);
+          nv50_surface_walk_offset(&t->walk[l], (x / f->bw) * f->bytes,
+                                   y / f->bh, z);
     tex_read(t, off, el, f->bytes);
-    nv50_tex_decode(v, el, x % f->bw, y % f->bh, comp);
+    if (t->dec.plain8) {
+        nv50_tex_decode8(&t->dec, el, comp);
+    } else {
+        nv50_tex_decode(v, el, x % f->bw, y % f->bh, comp);
+    }
     if (cmp) {
         float d = bits_to_f32(comp[depth_comp(t)]);
 
@@ -225,6 +286,33 @@ static void wrap(unsigned mode, float u, int size, bool linear, int *i0,
     *i0 = wrap_index(mode, *i0, size);
 }
 
+/*
+ * nv50_tex_filter_level's bilinear filter of a 2D level (no compare,
+ * no border texel, no integer channel): its weights and sums in its
+ * order, without its per-corner choices.
+ */
+static void filter_2d(Tex *t, TexAcc *a, unsigned l, const int i0[3],
+                      const int i1[3], const float fr[3], int layer,
+                      float weight)
+{
+    for (unsigned corner = 0; corner < 4; corner++) {
+        float w = weight;
+        uint32_t tx[4];
+
+        w *= corner & 1 ? fr[0] : 1.0f - fr[0];
+        w *= corner & 2 ? fr[1] : 1.0f - fr[1];
+        if (w == 0.0f) {
+            continue;
+        }
+        nv50_tex_texel(t, l, corner & 1 ? i1[0] : i0[0],
+                       corner & 2 ? i1[1] : i0[1], 0, layer, false, 0.0f,
+                       tx);
+        for (unsigned k = 0; k < 4; k++) {
+            a->f[k] += w * bits_to_f32(tx[k]);
+        }
+    }
+}
+
 void nv50_tex_filter_level(Tex *t, TexAcc *a, unsigned l, const float c[3],
                            int layer, bool linear, bool cmp, float dref,
                            float weight)
@@ -242,6 +330,12 @@ void nv50_tex_filter_level(Tex *t, TexAcc *a, unsigned l, const float c[3],
         u += t->offs[d];
         wrap(cube ? NV50_WRAP_CLAMP_EDGE : t->s.wrap[d], u, size[d], linear,
              &i0[d], &i1[d], &fr[d]);
+    }
+    if (linear && n == 2 && !cmp && !t->any_int &&
+        i0[0] != BORDER_INDEX && i1[0] != BORDER_INDEX &&
+        i0[1] != BORDER_INDEX && i1[1] != BORDER_INDEX) {
+        filter_2d(t, a, l, i0, i1, fr, layer, weight);
+        return;
     }
     for (unsigned corner = 0; corner < (linear ? 1u << n : 1u); corner++) {
         int idx[3];

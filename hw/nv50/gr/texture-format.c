@@ -223,6 +223,40 @@ static uint32_t convert(uint32_t v, unsigned bits, unsigned type)
     }
 }
 
+static uint32_t unorm8_table[256];
+
+static gpointer unorm8_init(gpointer unused)
+{
+    for (unsigned i = 0; i < 256; i++) {
+        unorm8_table[i] = convert(i, 8, NV50_TT_UNORM);
+    }
+    return unorm8_table;
+}
+
+void nv50_tex_decode_prep(const NV50TexView *v, NV50TexDecode *d)
+{
+    static GOnce once = G_ONCE_INIT;
+    const TexLayout *l = v->fmt.compressed ? NULL : layout_find(v->format);
+
+    memset(d, 0, sizeof(*d));
+    if (!l) {
+        return;
+    }
+    for (unsigned k = 0; k < 4; k++) {
+        d->byte[k] = -1;
+        if (!l->f[k].bits) {
+            continue;
+        }
+        if (l->f[k].bits != 8 || l->f[k].off % 8 ||
+            v->type[k] != NV50_TT_UNORM) {
+            return;
+        }
+        d->byte[k] = l->f[k].off / 8;
+    }
+    d->unorm8 = g_once(&once, unorm8_init, NULL);
+    d->plain8 = true;
+}
+
 /* --- compressed blocks --- */
 
 static void rgb565(uint16_t c, float rgb[3])

@@ -19,6 +19,14 @@
 
 #define TEX_SUBCLIENT           0       /* UNVERIFIED */
 
+/* The LOD of a quad (texture.c's quad_lod) */
+typedef struct TexQuadLod {
+    unsigned key;               /* (quad + 1) * 8 + face, 0: none */
+    float lambda;
+    unsigned taps;
+    float step[3];
+} TexQuadLod;
+
 /* What one tex instruction (a warp's lanes) works with */
 typedef struct Tex {
     NV50GrCall *c;
@@ -28,11 +36,18 @@ typedef struct Tex {
     NV50CtxDma dma;
     bool fault;
     bool int_chan[4];           /* output channels that are integers */
+    bool any_int;               /* one of int_chan[] */
     bool srgb_chan[4];          /* output channels sRGB-converted */
     int8_t offs[3];             /* texel offsets of the instruction */
     /* the VM pages of this instruction's texels: it lasts one warp's tex
        instruction, during which the page tables are not written */
     NV50TlbEntry tlb[TEX_TLB_ENTRIES];
+    uint64_t host_vpage;        /* the VRAM page at host (va >> 12, +1) */
+    const uint8_t *host;
+    NV50TexDecode dec;          /* the view's decoding shortcut */
+    TexQuadLod quad;            /* the last quad's LOD */
+    uint32_t walk_made;         /* levels whose walk[] is made */
+    NV50SurfaceWalk walk[NV50_TEX_MAX_LEVELS];
 } Tex;
 
 /* A filter's sums: float channels weighted, integer ones the heaviest */

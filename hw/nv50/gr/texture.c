@@ -222,6 +222,33 @@ static unsigned aniso_taps(const Tex *t, uint32_t coords[][TESLA_WARP_SIZE],
     return taps;
 }
 
+/*
+ * The LOD (and anisotropic probes) of @lane's quad: the same for the
+ * quad's four lanes on one face, made for the first and kept.
+ */
+static void quad_lod(Tex *t, uint32_t coords[][TESLA_WARP_SIZE],
+                     unsigned ncoords, unsigned lane, int face,
+                     unsigned max_ratio, float *lambda, unsigned *taps,
+                     float step[3])
+{
+    TexQuadLod *q = &t->quad;
+    unsigned key = (lane / 4 + 1) * 8 + face;
+
+    if (q->key != key) {
+        q->key = key;
+        q->taps = 1;
+        memset(q->step, 0, sizeof(q->step));
+        q->lambda = quad_lambda(t, coords, ncoords, lane, face);
+        if (max_ratio > 1) {
+            q->taps = aniso_taps(t, coords, ncoords, lane, face, max_ratio,
+                                 q->step, &q->lambda);
+        }
+    }
+    *lambda = q->lambda;
+    *taps = q->taps;
+    memcpy(step, q->step, sizeof(q->step));
+}
+
 static void sample_lane(Tex *t, const TeslaInsn *insn, bool derivs,
                         uint32_t coords[][TESLA_WARP_SIZE],
                         unsigned ncoords, unsigned lane, uint32_t res[4])
@@ -255,11 +282,11 @@ static void sample_lane(Tex *t, const TeslaInsn *insn, bool derivs,
     if (insn->tex.kind == TTEX_LOD) {
         lambda = bits_to_f32(ARG(arg));
     } else {
-        lambda = derivs ? quad_lambda(t, coords, ncoords, lane, face)
-                        : -INFINITY;
-        if (derivs && max_ratio > 1) {
-            taps = aniso_taps(t, coords, ncoords, lane, face, max_ratio,
-                              step, &lambda);
+        if (derivs) {
+            quad_lod(t, coords, ncoords, lane, face, max_ratio, &lambda,
+                     &taps, step);
+        } else {
+            lambda = -INFINITY;
         }
         if (insn->tex.kind == TTEX_BIAS) {
             lambda += bits_to_f32(ARG(arg));
@@ -412,6 +439,7 @@ static bool tex_setup(Tex *t, unsigned prog, const TeslaInsn *insn)
         }
         nv50_tsc_decode(w, &t->s);
     }
+    nv50_tex_decode_prep(&t->v, &t->dec);
     if (sh->dma_texture) {
         if (!nv50_gr_ctxdma(t->c, sh->dma_texture, &t->dma)) {
             return false;
@@ -426,6 +454,7 @@ static bool tex_setup(Tex *t, unsigned prog, const TeslaInsn *insn)
         t->int_chan[k] = src == NV50_TS_ONE_INT ||
                          ((type == NV50_TT_SINT || type == NV50_TT_UINT) &&
                           !t->s.compare);
+        t->any_int |= t->int_chan[k];
         t->srgb_chan[k] = k < 3 && t->v.srgb && t->s.srgb &&
                           type == NV50_TT_UNORM && !t->s.compare;
     }

@@ -177,6 +177,17 @@ typedef struct NV50TexSampler {
     float srgb_border[3];       /* linear values of the sRGB bytes */
 } NV50TexSampler;
 
+/*
+ * A shortcut of nv50_tex_decode for the plain formats whose components
+ * are each a whole byte of UNORM (A8B8G8R8, X8B8G8R8, G8R8, R8 as Mesa
+ * uses them) or absent: the same bits from a table.
+ */
+typedef struct NV50TexDecode {
+    bool plain8;                /* the shortcut applies */
+    int8_t byte[4];             /* R, G, B, A: the element's byte, -1: 0 */
+    const uint32_t *unorm8;     /* float bits of 0..255 / 255 */
+} NV50TexDecode;
+
 /* --- texture-format.c --- */
 
 /* What format @format is, false if gemu does not know it. */
@@ -189,6 +200,18 @@ bool nv50_tex_format_info(unsigned format, NV50TexFormat *f);
  */
 void nv50_tex_decode(const NV50TexView *v, const uint8_t *el, unsigned x,
                      unsigned y, uint32_t comp[4]);
+/* @d for view @v (d->plain8 false: use nv50_tex_decode) */
+void nv50_tex_decode_prep(const NV50TexView *v, NV50TexDecode *d);
+
+/* nv50_tex_decode of a view whose NV50TexDecode says plain8 */
+static inline void nv50_tex_decode8(const NV50TexDecode *d,
+                                    const uint8_t *el, uint32_t comp[4])
+{
+    for (unsigned k = 0; k < 4; k++) {
+        comp[k] = d->byte[k] < 0 ? 0 : d->unorm8[el[d->byte[k]]];
+    }
+}
+
 /* sRGB to linear, for values 0..1 */
 float nv50_srgb_to_linear(float c);
 
