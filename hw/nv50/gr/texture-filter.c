@@ -47,21 +47,20 @@ static bool tex_dma_va(const Tex *t, uint64_t addr, size_t len, uint64_t *va)
 }
 
 /*
- * The last VRAM page read (t->host_vpage: its VA >> 12, + 1), from the
- * TLB entry that read it: the next texel in it is read where it lies.
+ * @len bytes at @va (inside a page) where they lie in VRAM when the
+ * TLB holds their page (else NULL: nv50_tlb_rw)
  */
-static void tex_host_keep(Tex *t, uint64_t va)
+static inline const uint8_t *tex_host(const Tex *t, uint64_t va, size_t len)
 {
-    NV50State *s = t->c->s;
-    uint64_t vp = va >> TEX_PAGE_BITS;
+    const NV50State *s = t->c->s;
+    uint64_t vp = va >> TEX_PAGE_BITS, in = va & (TEX_PAGE_SIZE - 1);
     const NV50TlbEntry *e = &t->tlb[vp % TEX_TLB_ENTRIES];
 
-    t->host_vpage = 0;
-    if (e->vpage == vp + 1 && e->target == NV50_TARGET_VRAM &&
-        e->phys + TEX_PAGE_SIZE <= s->vram_size) {
-        t->host_vpage = vp + 1;
-        t->host = s->vram + e->phys;
+    if (e->vpage != vp + 1 || e->target != NV50_TARGET_VRAM ||
+        in + len > TEX_PAGE_SIZE || e->phys + TEX_PAGE_SIZE > s->vram_size) {
+        return NULL;
     }
+    return s->vram + e->phys + in;
 }
 
 static bool tex_read(Tex *t, uint64_t addr, void *buf, size_t len)
@@ -75,16 +74,14 @@ static bool tex_read(Tex *t, uint64_t addr, void *buf, size_t len)
     }
     /* through the TLB: the VM's pages, also under a VM DMA object */
     if (!t->has_dma || tex_dma_va(t, addr, len, &va)) {
-        uint64_t in = va & (TEX_PAGE_SIZE - 1);
+        const uint8_t *p = tex_host(t, va, len);
 
-        if ((va >> TEX_PAGE_BITS) + 1 == t->host_vpage &&
-            in + len <= TEX_PAGE_SIZE) {
-            memcpy(buf, t->host + in, len);
+        if (p) {
+            memcpy(buf, p, len);
             return true;
         }
         if (nv50_tlb_rw(t->c, t->tlb, TEX_TLB_ENTRIES, va, buf, len, false,
                         &f)) {
-            tex_host_keep(t, va);
             return true;
         }
     }
@@ -180,8 +177,8 @@ static void border_texel(const Tex *t, bool cmp, float dref, uint32_t out[4])
     }
 }
 
-void nv50_tex_texel(Tex *t, unsigned l, int x, int y, int z, int layer,
-                    bool cmp, float dref, uint32_t out[4])
+static inline void texel(Tex *t, unsigned l, int x, int y, int z,
+                         int layer, bool cmp, float dref, uint32_t out[4])
 {
     const NV50TexView *v = &t->v;
     const NV50TexFormat *f = &v->fmt;
@@ -213,6 +210,12 @@ void nv50_tex_texel(Tex *t, unsigned l, int x, int y, int z, int layer,
         return;
     }
     swizzle(t, comp, out);
+}
+
+void nv50_tex_texel(Tex *t, unsigned l, int x, int y, int z, int layer,
+                    bool cmp, float dref, uint32_t out[4])
+{
+    texel(t, l, x, y, z, layer, cmp, dref, out);
 }
 
 /* --- filtering ----------------------------------------------------------- */
@@ -304,9 +307,8 @@ static void filter_2d(Tex *t, TexAcc *a, unsigned l, const int i0[3],
         if (w == 0.0f) {
             continue;
         }
-        nv50_tex_texel(t, l, corner & 1 ? i1[0] : i0[0],
-                       corner & 2 ? i1[1] : i0[1], 0, layer, false, 0.0f,
-                       tx);
+        texel(t, l, corner & 1 ? i1[0] : i0[0], corner & 2 ? i1[1] : i0[1],
+              0, layer, false, 0.0f, tx);
         for (unsigned k = 0; k < 4; k++) {
             a->f[k] += w * bits_to_f32(tx[k]);
         }

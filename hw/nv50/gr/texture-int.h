@@ -42,8 +42,6 @@ typedef struct Tex {
     /* the VM pages of this instruction's texels: it lasts one warp's tex
        instruction, during which the page tables are not written */
     NV50TlbEntry tlb[TEX_TLB_ENTRIES];
-    uint64_t host_vpage;        /* the VRAM page at host (va >> 12, +1) */
-    const uint8_t *host;
     NV50TexDecode dec;          /* the view's decoding shortcut */
     TexQuadLod quad;            /* the last quad's LOD */
     uint32_t walk_made;         /* levels whose walk[] is made */
