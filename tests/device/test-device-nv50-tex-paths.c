@@ -11,6 +11,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "nv50-tex-rig.h"
+#include "gemu/bitops.h"
 #include "hw/nv50/gr/texture.h"
 #include "target/tesla.h"
 #include <math.h>
@@ -31,29 +32,6 @@
 static uint8_t texels[TEX_W * TEX_H * 4];
 static uint32_t co[4][TESLA_WARP_SIZE];
 static uint32_t res[4][TESLA_WARP_SIZE];
-
-static uint32_t fb(float f)
-{
-    uint32_t u;
-
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static float bf(uint32_t u)
-{
-    float f;
-
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static void entry_write(uint64_t va, const uint32_t w[8])
-{
-    for (unsigned i = 0; i < 8; i++) {
-        gr_wr32(va + 4 * i, w[i]);
-    }
-}
 
 /*
  * TIC 1 on $t0, TSC 1 on $s0 of the FP: a pitch TEX_W x TEX_H texture
@@ -76,8 +54,8 @@ static void tex_setup(unsigned format, unsigned bytes, uint64_t addr,
         mag | min << 4 | M_NONE << 6, 15u << 20, 0, 0, 0, 0, 0,
     };
 
-    entry_write(TIC_VA + 32, tic);
-    entry_write(TSC_VA + 32, tsc);
+    tex_rig_entry(TIC_VA + 32, tic);
+    tex_rig_entry(TSC_VA + 32, tsc);
     nv50_gr_bind_tic(&call, NV50_GR_PROG_FP, 1u << 9 | 1);
     nv50_gr_bind_tsc(&call, NV50_GR_PROG_FP, 1u << 12 | 1);
 }
@@ -105,8 +83,8 @@ static void coords_of(const float *scale)
         float x = 0.3f + 0.7f * (l / 4) + s * (l & 1);
         float y = 0.6f + 0.45f * (l / 4) + s * (l >> 1 & 1);
 
-        co[0][l] = fb(x / TEX_W);
-        co[1][l] = fb(y / TEX_H);
+        co[0][l] = f32_to_bits(x / TEX_W);
+        co[1][l] = f32_to_bits(y / TEX_H);
     }
 }
 
@@ -157,9 +135,10 @@ START_TEST(test_tex_paths_bytes)
         run(0xffffffffu);
         for (unsigned l = 0; l < TESLA_WARP_SIZE; l++) {
             for (unsigned k = 0; k < 4; k++) {
-                float want = ref_bilinear(fmts[f].bytes, k, bf(co[0][l]),
-                                          bf(co[1][l]));
-                float got = bf(res[k][l]);
+                float want = ref_bilinear(fmts[f].bytes, k,
+                                          bits_to_f32(co[0][l]),
+                                          bits_to_f32(co[1][l]));
+                float got = bits_to_f32(res[k][l]);
 
                 ck_assert_msg(fabsf(got - want) < 1e-5f,
                               "format 0x%02x lane %u channel %u: %f, want "
@@ -227,13 +206,15 @@ START_TEST(test_tex_paths_quads)
     tex_setup(0x08, 4, TEX_VA, F_LINEAR, F_NEAREST);
     coords_of(scale);
     for (unsigned q = 0; q < 8; q++) {
+        float r;
+
         run(0xfu << (4 * q));
         for (unsigned k = 0; k < 4; k++) {
             memcpy(&want[k][4 * q], &res[k][4 * q], 4 * sizeof(uint32_t));
         }
         /* a nearest texel is a multiple of 1/255 */
-        if (fabsf(bf(res[0][4 * q]) * 255.0f -
-                  rintf(bf(res[0][4 * q]) * 255.0f)) > 1e-3f) {
+        r = bits_to_f32(res[0][4 * q]) * 255.0f;
+        if (fabsf(r - rintf(r)) > 1e-3f) {
             linear |= 1u << q;
         }
     }
