@@ -190,9 +190,12 @@ static inline void texel(Tex *t, unsigned l, int x, int y, int z,
         nv50_surface_walk(&v->level_sf[l], &t->walk[l]);
         t->walk_made |= 1u << l;
     }
+    /* elements of one texel (all but the compressed and the 2x1 ones):
+       no division */
     off = v->addr + (uint64_t)layer * v->layer_stride + v->level_off[l] +
-          nv50_surface_walk_offset(&t->walk[l], (x / f->bw) * f->bytes,
-                                   y / f->bh, z);
+          nv50_surface_walk_offset(&t->walk[l],
+                                   (f->bw == 1 ? x : x / f->bw) * f->bytes,
+                                   f->bh == 1 ? y : y / f->bh, z);
     tex_read(t, off, el, f->bytes);
     if (t->dec.plain8) {
         nv50_tex_decode8(&t->dec, el, comp);
