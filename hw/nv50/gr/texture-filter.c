@@ -243,6 +243,9 @@ static int wrap_index(unsigned mode, int i, int size)
 
     switch (mode) {
     case NV50_WRAP_REPEAT:
+        if ((size & (size - 1)) == 0) {
+            return i & (size - 1);      /* the same, without a division */
+        }
         m = i % size;
         return m < 0 ? m + size : m;
     case NV50_WRAP_MIRROR:
