@@ -389,10 +389,13 @@ void nv50_pgraph_method(NV50State *s, NV50GrCtx *ctx, unsigned subc,
     }
     /*
      * STATUS reads @busy on the main thread. Plain stores: the release
-     * makes a method's effects visible before a read sees 0; sequentially
-     * consistent ones were an xchg each, ~4% of an index-heavy draw.
+     * makes a method's effects visible before a read sees 0, and the
+     * fence (a store-store barrier; nothing on x86) keeps 1 visible
+     * before any of them; sequentially consistent stores were an xchg
+     * each, ~4% of an index-heavy draw.
      */
     __atomic_store_n(&s->pgraph->busy, 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
     if (!cls->method(&c, family_state(ctx, cls), mthd, data)) {
         nv50_gr_error(&c, NV50_GR_INTR_ILLEGAL_MTHD, 0, "%s has no "
                       "method 0x%04x", cls->name, mthd);
