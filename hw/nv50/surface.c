@@ -37,26 +37,6 @@ static void blocks_xy(const NV50Surface *sf, uint64_t *bx, uint64_t *by)
     *by = (sf->height + bh_rows - 1) / bh_rows;
 }
 
-uint64_t nv50_surface_offset(const NV50Surface *sf, uint32_t x, uint32_t y,
-                             uint32_t z)
-{
-    unsigned bw = sf->block_w, bh = sf->block_h, bd = sf->block_d;
-    uint64_t blocks_x, blocks_y, block, gob;
-    uint32_t gx = x / NV50_GOB_WIDTH, gy = y / NV50_GOB_HEIGHT;
-
-    if (!sf->block_linear) {
-        return (uint64_t)y * sf->pitch + x;
-    }
-    blocks_xy(sf, &blocks_x, &blocks_y);
-    block = ((uint64_t)(z >> bd) * blocks_y + (gy >> bh)) * blocks_x +
-            (gx >> bw);
-    gob = ((uint64_t)(z & ((1u << bd) - 1)) << (bw + bh)) |
-          ((uint64_t)(gy & ((1u << bh) - 1)) << bw) |
-          (gx & ((1u << bw) - 1));
-    return ((block << (bw + bh + bd)) + gob) * NV50_GOB_SIZE +
-           (y % NV50_GOB_HEIGHT) * NV50_GOB_WIDTH + x % NV50_GOB_WIDTH;
-}
-
 void nv50_surface_walk(const NV50Surface *sf, NV50SurfaceWalk *w)
 {
     uint64_t blocks_x = 0, blocks_y = 0;
@@ -70,12 +50,21 @@ void nv50_surface_walk(const NV50Surface *sf, NV50SurfaceWalk *w)
     w->bw = sf->block_w;
     w->bh = sf->block_h;
     w->bd = sf->block_d;
-    /* nv50_surface_offset's block index times a block's bytes (a GOB
-       is 1 << 8), split by slice, row and column */
+    /* the block index (x first, then y, then z) times a block's bytes
+       (a GOB is 1 << 8), split by slice, row and column */
     w->block_shift = sf->block_w + sf->block_h + sf->block_d + 8;
     blocks_xy(sf, &blocks_x, &blocks_y);
     w->row_bytes = blocks_x << w->block_shift;
     w->slice_bytes = blocks_x * blocks_y << w->block_shift;
+}
+
+uint64_t nv50_surface_offset(const NV50Surface *sf, uint32_t x, uint32_t y,
+                             uint32_t z)
+{
+    NV50SurfaceWalk w;
+
+    nv50_surface_walk(sf, &w);
+    return nv50_surface_walk_offset(&w, x, y, z);
 }
 
 uint32_t nv50_surface_run(const NV50Surface *sf, uint32_t x, uint32_t y,
