@@ -22,10 +22,6 @@
 
 #define BORDER_INDEX            INT_MIN
 
-/* the pages of nv50_tlb_rw's entries */
-#define TEX_PAGE_BITS           12
-#define TEX_PAGE_SIZE           (1u << TEX_PAGE_BITS)
-
 /* --- memory -------------------------------------------------------------- */
 
 /*
@@ -46,23 +42,6 @@ static bool tex_dma_va(const Tex *t, uint64_t addr, size_t len, uint64_t *va)
     return true;
 }
 
-/*
- * @len bytes at @va (inside a page) where they lie in VRAM when the
- * TLB holds their page (else NULL: nv50_tlb_rw)
- */
-static inline const uint8_t *tex_host(const Tex *t, uint64_t va, size_t len)
-{
-    const NV50State *s = t->c->s;
-    uint64_t vp = va >> TEX_PAGE_BITS, in = va & (TEX_PAGE_SIZE - 1);
-    const NV50TlbEntry *e = &t->tlb[vp % TEX_TLB_ENTRIES];
-
-    if (e->vpage != vp + 1 || e->target != NV50_TARGET_VRAM ||
-        in + len > TEX_PAGE_SIZE || e->phys + TEX_PAGE_SIZE > s->vram_size) {
-        return NULL;
-    }
-    return s->vram + e->phys + in;
-}
-
 static bool tex_read(Tex *t, uint64_t addr, void *buf, size_t len)
 {
     NV50Fault f;
@@ -74,7 +53,9 @@ static bool tex_read(Tex *t, uint64_t addr, void *buf, size_t len)
     }
     /* through the TLB: the VM's pages, also under a VM DMA object */
     if (!t->has_dma || tex_dma_va(t, addr, len, &va)) {
-        const uint8_t *p = tex_host(t, va, len);
+        const uint8_t *p = nv50_tlb_vram(t->tlb, TEX_TLB_ENTRIES,
+                                         t->c->s->vram, t->c->s->vram_size,
+                                         va, len);
 
         if (p) {
             memcpy(buf, p, len);

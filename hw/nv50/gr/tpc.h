@@ -107,12 +107,36 @@ bool nv50_cp_space_rw(NV50GrCall *c, const NV50CpSpace *sp, uint64_t off,
  * (a compute launch's MP, one texture instruction): its owner zeroes it
  * and drops it before the page tables can have changed under it.
  */
+#define NV50_TLB_PAGE_BITS      12
+#define NV50_TLB_PAGE_SIZE      (1u << NV50_TLB_PAGE_BITS)
+
 typedef struct NV50TlbEntry {
     uint64_t vpage;             /* va >> 12, +1 (0: empty) */
     uint64_t phys;              /* of the page's first byte */
     NV50Target target;
     bool read_only;
 } NV50TlbEntry;
+
+/*
+ * The @len bytes at @va (inside one page) where they lie in @vram, when
+ * @tlb already holds their page and it is in VRAM; NULL otherwise (then
+ * nv50_tlb_rw fills the entry or reports the fault).
+ */
+static inline uint8_t *nv50_tlb_vram(const NV50TlbEntry *tlb,
+                                     unsigned entries, uint8_t *vram,
+                                     uint64_t vram_size, uint64_t va,
+                                     size_t len)
+{
+    uint64_t vp = va >> NV50_TLB_PAGE_BITS;
+    uint64_t in = va & (NV50_TLB_PAGE_SIZE - 1);
+    const NV50TlbEntry *e = &tlb[vp % entries];
+
+    if (e->vpage != vp + 1 || e->target != NV50_TARGET_VRAM ||
+        in + len > NV50_TLB_PAGE_SIZE || e->phys + in + len > vram_size) {
+        return NULL;
+    }
+    return vram + e->phys + in;
+}
 
 /*
  * @len bytes at @va through the channel's VM and the @entries entries
