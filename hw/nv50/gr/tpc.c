@@ -41,8 +41,6 @@
 /* Threads of one wave: blocks beyond run in the next wave. */
 #define WAVE_THREADS        (1u << 22)
 #define TLB_ENTRIES         64
-#define PAGE_BITS           12
-#define PAGE_SIZE_4K        (1u << PAGE_BITS)
 
 /* PFB VM trap clients of PGRAPH (nvkm fb/nv50.c vm_client) */
 #define VM_CLIENT_CCACHE    0x5
@@ -120,15 +118,17 @@ bool nv50_tlb_rw(NV50GrCall *c, NV50TlbEntry *tlb, unsigned entries,
     uint8_t *b = buf;
 
     while (len) {
-        uint64_t vp = va >> PAGE_BITS;
+        uint64_t vp = va >> NV50_TLB_PAGE_BITS;
         NV50TlbEntry *e = &tlb[vp % entries];
-        size_t n = MIN(len, PAGE_SIZE_4K - (va & (PAGE_SIZE_4K - 1)));
+        size_t n = MIN(len, NV50_TLB_PAGE_SIZE -
+                            (va & (NV50_TLB_PAGE_SIZE - 1)));
         uint64_t pa;
 
         if (e->vpage != vp + 1) {
             NV50Translation t;
 
-            if (!nv50_vm_translate(s, c->ctx->pd, vp << PAGE_BITS, &t)) {
+            if (!nv50_vm_translate(s, c->ctx->pd, vp << NV50_TLB_PAGE_BITS,
+                                   &t)) {
                 /* the slow path says why */
                 if (!nv50_vm_rw(s, c->ctx->pd, va, b, n, is_write, f)) {
                     return false;
@@ -146,7 +146,7 @@ bool nv50_tlb_rw(NV50GrCall *c, NV50TlbEntry *tlb, unsigned entries,
             f->write = true;
             return false;
         }
-        pa = e->phys + (va & (PAGE_SIZE_4K - 1));
+        pa = e->phys + (va & (NV50_TLB_PAGE_SIZE - 1));
         if (e->target == NV50_TARGET_VRAM && pa + n <= s->vram_size) {
             if (is_write) {
                 memcpy(s->vram + pa, b, n);
@@ -292,7 +292,7 @@ static bool load_code(TpcLaunch *L)
 {
     const NV50CpLaunch *l = L->l;
     uint64_t end = MIN((uint64_t)l->entry + CODE_WINDOW, L->code.size);
-    uint64_t entry_page = l->entry & ~(uint64_t)(PAGE_SIZE_4K - 1);
+    uint64_t entry_page = l->entry & ~(uint64_t)(NV50_TLB_PAGE_SIZE - 1);
     uint8_t *b;
     NV50Fault f;
 
@@ -306,7 +306,8 @@ static bool load_code(TpcLaunch *L)
     L->code_words = g_new0(uint32_t, end / 4);
     b = (uint8_t *)L->code_words;
     for (uint64_t a = 0; a < end; ) {
-        uint64_t n = MIN(end - a, PAGE_SIZE_4K - (a & (PAGE_SIZE_4K - 1)));
+        uint64_t n = MIN(end - a, NV50_TLB_PAGE_SIZE -
+                                  (a & (NV50_TLB_PAGE_SIZE - 1)));
 
         if (!win_rw(L->c, L->mp[0].tlb, &L->code, a, b + a, n, false, &f)) {
             if (a < entry_page) {
